@@ -1,0 +1,97 @@
+# id_gen: PGXS build of a C++17 PostgreSQL extension.
+#
+#   make                 build id_gen.so
+#   make install         install into the server found by pg_config (root)
+#   make test            unit + regression + isolation + TAP tests against
+#                        throwaway clusters (no root, no running server)
+#   make installcheck    regression + isolation tests against a running server
+
+EXTENSION = id_gen
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
+MODULE_big = id_gen
+
+CORE_SRCS = $(sort $(wildcard src/core/*.cpp))
+PG_SRCS = $(sort $(wildcard src/pg/*.cpp))
+OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
+HEADERS = $(wildcard src/core/*.hpp src/pg/*.hpp)
+
+DATA = $(sort $(wildcard sql/$(EXTENSION)--*.sql))
+
+# Regression tests run on a stock server (no shared_preload_libraries): that
+# is the configuration CREATE EXTENSION must work in.
+REGRESS = setup
+REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
+ISOLATION =
+ISOLATION_OPTS = --inputdir=test
+TAP_TESTS = 1
+
+PG_CONFIG ?= pg_config
+PG_CPPFLAGS = -Isrc
+PG_CXXFLAGS = -std=c++17 -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+ifdef WERROR
+PG_CXXFLAGS += -Werror
+endif
+SHLIB_LINK = -lstdc++ -luuid
+
+# The extension gains nothing from JIT inlining; do not require clang.
+override with_llvm = no
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# PostgreSQL's headers are not ours to keep warning-free: -isystem.
+override CPPFLAGS := $(patsubst -I/%,-isystem /%,$(CPPFLAGS))
+COMPILE.cxx.bc += $(PG_CXXFLAGS)
+
+$(OBJS): $(HEADERS)
+
+# ---------------------------------------------------------------------------
+# Tests against throwaway clusters: a private copy of the server with this
+# build installed into it (tmp_install/), so no root and no system install.
+# ---------------------------------------------------------------------------
+PG_BINDIR := $(shell $(PG_CONFIG) --bindir)
+PG_PKGLIBDIR := $(shell $(PG_CONFIG) --pkglibdir)
+PG_SHAREDIR := $(shell $(PG_CONFIG) --sharedir)
+TMP_INSTALL = $(CURDIR)/tmp_install
+TMP_BINDIR = $(TMP_INSTALL)$(PG_BINDIR)
+PG_REGRESS = $(pgxsdir)/src/test/regress/pg_regress
+PG_ISOLATION_REGRESS = $(pgxsdir)/src/test/isolation/pg_isolation_regress
+
+GTEST_LIBS = -lgtest -lgtest_main -pthread
+UNIT_SRCS = $(sort $(wildcard test/unit/*.cpp))
+
+.PHONY: test unit temp-install test-regress test-isolation test-tap
+
+test/unit/run_unit_tests: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.hpp)
+	$(CXX) -std=c++17 -O2 -g -Wall -Wextra $(if $(WERROR),-Werror) -Isrc \
+		$(CORE_SRCS) $(UNIT_SRCS) -o $@ $(GTEST_LIBS) -luuid
+
+unit: test/unit/run_unit_tests
+	test/unit/run_unit_tests
+
+temp-install: all
+	rm -rf $(TMP_INSTALL)
+	mkdir -p $(dir $(TMP_INSTALL)$(PG_BINDIR)) $(dir $(TMP_INSTALL)$(PG_PKGLIBDIR)) \
+		$(dir $(TMP_INSTALL)$(PG_SHAREDIR))
+	cp -a $(PG_BINDIR) $(TMP_INSTALL)$(PG_BINDIR)
+	cp -a $(PG_PKGLIBDIR) $(TMP_INSTALL)$(PG_PKGLIBDIR)
+	cp -a $(PG_SHAREDIR) $(TMP_INSTALL)$(PG_SHAREDIR)
+	$(MAKE) install DESTDIR=$(TMP_INSTALL)
+
+test-regress:
+	mkdir -p tmp_check
+	$(PG_REGRESS) --temp-instance=tmp_check/regress --bindir=$(TMP_BINDIR) \
+		$(REGRESS_OPTS) $(REGRESS)
+
+test-isolation:
+	mkdir -p tmp_check
+	$(if $(ISOLATION),$(PG_ISOLATION_REGRESS) --temp-instance=tmp_check/isolation \
+		--bindir=$(TMP_BINDIR) --temp-config=test/regress.conf \
+		$(ISOLATION_OPTS) $(ISOLATION))
+
+test-tap:
+	rm -rf tmp_check/tap && mkdir -p tmp_check/tap
+	PATH="$(TMP_BINDIR):$$PATH" PG_REGRESS=$(PG_REGRESS) TESTDIR=$(CURDIR)/tmp_check/tap \
+		prove -I $(pgxsdir)/src/test/perl -I test/t --timer $(PROVE_FLAGS) test/t/*.pl
+
+test: unit temp-install test-regress test-isolation test-tap

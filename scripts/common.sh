@@ -1,0 +1,37 @@
+# scripts/common.sh: shared by quickstart.sh and test.sh.
+#
+# Installs what is missing (as root, with apt-get) and decides which
+# unprivileged user runs PostgreSQL, which refuses to run as root.
+
+PG_MAJOR=15
+PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
+RUN_USER=${ID_GEN_USER:-postgres}
+
+# Debian packages the build, the tests and the benchmark need.
+DEPS="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib
+      uuid-dev libgtest-dev g++ make libipc-run-perl perl"
+
+install_deps() {
+    local missing=()
+    for p in $DEPS; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "missing packages: ${missing[*]} (run this script as root to install them)" >&2
+        exit 1
+    fi
+    echo "installing: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Runs "$@" as the unprivileged user (or directly when already unprivileged).
+as_user() {
+    if [ "$(id -u)" -eq 0 ]; then
+        su "$RUN_USER" -s /bin/bash -c "$(printf '%q ' "$@")"
+    else
+        "$@"
+    fi
+}

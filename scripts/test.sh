@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# scripts/test.sh: the whole test suite, on a fresh Debian 12 machine or not.
+#
+#   bash scripts/test.sh
+#
+# Installs missing packages (as root), then, as an unprivileged user, builds
+# with -Werror and runs: GoogleTest unit tests, pg_regress, isolation specs
+# and TAP tests, each against throwaway clusters built from a private copy of
+# the server with this build installed (nothing is installed system-wide).
+# Every layer must run at least one test; the last line counts them all.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. scripts/common.sh
+
+install_deps
+
+SRC=$PWD
+if [ "$(id -u)" -eq 0 ]; then
+    # Work on a copy the unprivileged user owns; the checkout stays untouched.
+    WORK=$(mktemp -d /tmp/id_gen-test.XXXXXX)
+    cp -a "$SRC/." "$WORK/"
+    chown -R "$RUN_USER" "$WORK"
+else
+    WORK=$SRC
+fi
+LOG=$WORK/test.log
+echo "running the suite as $RUN_USER in $WORK (log: $LOG)"
+
+as_user make -C "$WORK" -s clean >/dev/null 2>&1
+as_user make -C "$WORK" -k WERROR=1 PROVE_FLAGS=-v test 2>&1 | tee "$LOG"
+status=${PIPESTATUS[0]}
+
+# Count what each layer ran; a layer that ran nothing is a failure.
+passed=0 failed=0 empty=()
+count() { # name passed failed
+    passed=$((passed + $2)); failed=$((failed + $3))
+    printf '  %-10s %4d passed, %d failed\n' "$1" "$2" "$3"
+    [ $(($2 + $3)) -gt 0 ] || empty+=("$1")
+}
+gt_pass=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\..*/\1/p' "$LOG" | tail -1)
+gt_fail=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below.*/\1/p' "$LOG" | tail -1)
+# pg_regress and pg_isolation_regress print one "... ok" or "... FAILED" line per test.
+rg=$(sed -n '/pg_regress.*--temp-instance=tmp_check\/regress/,/^=====*$/p' "$LOG")
+iso=$(sed -n '/pg_isolation_regress.*--temp-instance=tmp_check\/isolation/,/^=====*$/p' "$LOG")
+tap_ok=$(grep -cE '^ok [0-9]+' "$LOG")
+tap_nok=$(grep -cE '^not ok [0-9]+' "$LOG")
+count unit "${gt_pass:-0}" "${gt_fail:-0}"
+count regress "$(grep -cE '\.\.\. ok' <<<"$rg")" "$(grep -cE '\.\.\. FAILED' <<<"$rg")"
+count isolation "$(grep -cE '\.\.\. ok' <<<"$iso")" "$(grep -cE '\.\.\. FAILED' <<<"$iso")"
+count tap "$tap_ok" "$tap_nok"
+if grep -q "TAP tests not enabled" "$LOG"; then empty+=("tap(disabled)"); fi
+
+if [ $status -ne 0 ] || [ $failed -ne 0 ] || [ ${#empty[@]} -ne 0 ]; then
+    [ ${#empty[@]} -ne 0 ] && echo "layers that ran no test: ${empty[*]}"
+    for d in "$WORK"/regression.diffs "$WORK"/output_iso/regression.diffs; do
+        [ -s "$d" ] && { echo "=== $d"; head -200 "$d"; }
+    done
+    echo "FAILED (make exit status $status)"
+    echo "total: $passed passed, $((failed > 0 ? failed : 1)) failed"
+    exit 1
+fi
+echo "total: $passed passed, 0 failed"

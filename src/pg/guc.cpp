@@ -1,0 +1,128 @@
+/*
+ * guc.cpp: defines every id_gen.* setting in one place, so that their
+ * ranges, contexts and defaults can be reviewed together.
+ */
+#include "pg/guc.hpp"
+
+#include "core/utc_time.hpp"
+
+extern "C" {
+#include "utils/guc.h"
+}
+
+#include <climits>
+#include <cstdlib>
+#include <ctime>
+
+int			idgen_hilo_max_lo = 1000;
+int			idgen_worker_id = 0;
+char	   *idgen_snowflake_epoch = nullptr;
+int64		idgen_snowflake_epoch_ms = 0;
+int			idgen_max_clock_backward_ms = 10;
+int			idgen_launch_id = 0;
+int			idgen_clock_offset_ms = 0;
+
+/* ShardingSphere's default epoch, so that ids decode the same way. */
+#define IDGEN_DEFAULT_EPOCH "2016-11-01 00:00:00Z"
+
+/*
+ * An epoch must be a UTC timestamp not after now: a future epoch would give
+ * negative times until it passes, and those ids would sort wrongly.
+ */
+static bool
+check_snowflake_epoch(char **newval, void **extra, GucSource source)
+{
+	int64_t		ms;
+
+	if (!idgen::parse_utc_timestamp(*newval, &ms))
+	{
+		GUC_check_errdetail("\"%s\" is not a UTC timestamp.", *newval);
+		GUC_check_errhint("Use the form 'YYYY-MM-DD HH:MM:SSZ', e.g. '" IDGEN_DEFAULT_EPOCH "'.");
+		return false;
+	}
+	if (ms < 0)
+	{
+		GUC_check_errdetail("The epoch %s is before 1970-01-01.", *newval);
+		return false;
+	}
+	if (ms > static_cast<int64_t>(time(nullptr)) * 1000)
+	{
+		GUC_check_errdetail("The epoch %s is in the future.", *newval);
+		GUC_check_errhint("Choose an epoch at or before the time the first id is generated.");
+		return false;
+	}
+	/* PostgreSQL 15 frees GUC "extra" with free(). */
+	int64	   *parsed = static_cast<int64 *>(malloc(sizeof(int64)));
+
+	if (parsed == nullptr)
+		return false;
+	*parsed = ms;
+	*extra = parsed;
+	return true;
+}
+
+static void
+assign_snowflake_epoch(const char *newval, void *extra)
+{
+	idgen_snowflake_epoch_ms = *static_cast<int64 *>(extra);
+}
+
+void
+idgen_define_gucs(void)
+{
+	DefineCustomIntVariable("id_gen.hilo_max_lo",
+							"Block size (max_lo) given to a Hi/Lo key on its first use.",
+							"Each backend caches this many keys per fetched hi value.",
+							&idgen_hilo_max_lo,
+							1000, 1, INT_MAX,
+							PGC_USERSET, 0,
+							nullptr, nullptr, nullptr);
+
+	DefineCustomIntVariable("id_gen.worker_id",
+							"Worker id (0..1023) written into every snowflake id.",
+							"Servers writing into one key space need distinct worker ids.",
+							&idgen_worker_id,
+							0, 0, 1023,
+							PGC_SIGHUP, 0,
+							nullptr, nullptr, nullptr);
+
+	/*
+	 * PostgreSQL allows PGC_POSTMASTER only while preloading.  Otherwise the
+	 * generator still reads the epoch once, when its shared state is first
+	 * created, so a later change takes effect only at the next restart.
+	 */
+	DefineCustomStringVariable("id_gen.snowflake_epoch",
+							   "Epoch (UTC) from which snowflake ids count milliseconds.",
+							   "Read once per server start.",
+							   &idgen_snowflake_epoch,
+							   IDGEN_DEFAULT_EPOCH,
+							   process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
+							   0,
+							   check_snowflake_epoch, assign_snowflake_epoch, nullptr);
+
+	DefineCustomIntVariable("id_gen.max_clock_backward_ms",
+							"Largest backward clock step that generators wait out instead of failing.",
+							nullptr,
+							&idgen_max_clock_backward_ms,
+							10, 0, 60000,
+							PGC_SIGHUP, GUC_UNIT_MS,
+							nullptr, nullptr, nullptr);
+
+	DefineCustomIntVariable("id_gen.launch_id",
+							"Launch id (1..99999) written into every decimal_id(); 0 is for tests only.",
+							nullptr,
+							&idgen_launch_id,
+							0, 0, 99999,
+							PGC_SIGHUP, 0,
+							nullptr, nullptr, nullptr);
+
+	DefineCustomIntVariable("id_gen.clock_offset_ms",
+							"Test hook: offset added to the clock the generators read.",
+							"Lets tests move the clock backwards or forwards; leave at 0 in production.",
+							&idgen_clock_offset_ms,
+							0, INT_MIN, INT_MAX,
+							PGC_SUSET, GUC_UNIT_MS | GUC_NOT_IN_SAMPLE,
+							nullptr, nullptr, nullptr);
+
+	MarkGUCPrefixReserved("id_gen");
+}

@@ -1,0 +1,16 @@
+/*
+ * guc.hpp: the id_gen.* configuration parameters.
+ */
+#pragma once
+
+#include "pg/pg.hpp"
+
+extern int	idgen_hilo_max_lo;
+extern int	idgen_worker_id;
+extern char *idgen_snowflake_epoch;
+extern int64 idgen_snowflake_epoch_ms;	/* parsed idgen_snowflake_epoch */
+extern int	idgen_max_clock_backward_ms;
+extern int	idgen_launch_id;
+extern int	idgen_clock_offset_ms;
+
+extern void idgen_define_gucs(void);

@@ -1,0 +1,34 @@
+/*
+ * id_gen.cpp: module entry point.
+ *
+ * _PG_init defines the settings, hooks shared memory when preloaded, and
+ * lets each capability register what it needs.  Nothing here may assume
+ * shared_preload_libraries: CREATE EXTENSION on a running server must work.
+ */
+#include "pg/pg.hpp"
+#include "pg/guc.hpp"
+#include "pg/shmem.hpp"
+
+extern "C" {
+PG_MODULE_MAGIC;
+extern PGDLLEXPORT void _PG_init(void);
+}
+
+extern void idgen_hilo_init(void);
+
+void
+_PG_init(void)
+{
+	idgen_define_gucs();
+	idgen_shmem_install_hooks();
+	idgen_hilo_init();
+}
+
+/*
+ * id_gen.noop() (C symbol id_gen_noop) returns a constant: the cheapest C function call there is,
+ * the floor the benchmark measures generators against.
+ */
+IDGEN_FUNCTION(id_gen_noop)
+{
+	PG_RETURN_INT64(0);
+}

@@ -95,3 +95,6 @@ test-tap:
 		prove -I $(pgxsdir)/src/test/perl -I test/t --timer $(PROVE_FLAGS) test/t/*.pl
 
 test: unit temp-install test-regress test-isolation test-tap
+
+print-tmp-bindir:
+	@echo $(TMP_BINDIR)

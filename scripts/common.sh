@@ -35,3 +35,15 @@ as_user() {
         "$@"
     fi
 }
+
+# Sets WORK to a copy of the checkout owned by the unprivileged user when
+# running as root (PostgreSQL refuses root), or to the checkout itself.
+prepare_workdir() { # prefix
+    if [ "$(id -u)" -eq 0 ]; then
+        WORK=$(mktemp -d "/tmp/$1.XXXXXX")
+        cp -a "$PWD/." "$WORK/"
+        chown -R "$RUN_USER" "$WORK"
+    else
+        WORK=$PWD
+    fi
+}

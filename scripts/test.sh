@@ -14,15 +14,8 @@ cd "$(dirname "$0")/.."
 
 install_deps
 
-SRC=$PWD
-if [ "$(id -u)" -eq 0 ]; then
-    # Work on a copy the unprivileged user owns; the checkout stays untouched.
-    WORK=$(mktemp -d /tmp/id_gen-test.XXXXXX)
-    cp -a "$SRC/." "$WORK/"
-    chown -R "$RUN_USER" "$WORK"
-else
-    WORK=$SRC
-fi
+# As root, work on a copy the unprivileged user owns; the checkout stays untouched.
+prepare_workdir id_gen-test
 LOG=$WORK/test.log
 echo "running the suite as $RUN_USER in $WORK (log: $LOG)"
 

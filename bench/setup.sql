@@ -1,0 +1,161 @@
+-- bench/setup.sql: the candidates and measuring functions of bench/run.sh.
+-- Candidates whose function does not exist (yet) are skipped.
+
+CREATE SEQUENCE bench_seq_cache1 CACHE 1;
+CREATE SEQUENCE bench_seq_cache1000 CACHE 1000;
+CREATE TABLE bench_hilo (id bigint);
+
+CREATE FUNCTION bench_candidates() RETURNS TABLE (name text, expr text)
+LANGUAGE sql AS $$
+    SELECT c.name, c.expr
+      FROM (VALUES
+        (1, 'count(1) loop', '1', NULL),
+        (2, 'id_gen.noop() (C floor)', 'id_gen.noop()', 'id_gen.noop()'),
+        (3, 'nextval CACHE 1', 'nextval(''bench_seq_cache1'')', NULL),
+        (4, 'nextval CACHE 1000', 'nextval(''bench_seq_cache1000'')', NULL),
+        (5, 'gen_random_uuid()', 'gen_random_uuid()', NULL),
+        (6, 'hilo_next (max_lo 1000)', 'hilo_next(''bench_hilo'')', 'hilo_next(regclass)'),
+        (7, 'snowflake_next()', 'snowflake_next()', 'snowflake_next()'),
+        (8, 'decimal_id()', 'decimal_id()', 'decimal_id()'),
+        (9, 'timeuuid_next()', 'timeuuid_next()', 'timeuuid_next()'),
+        (10, 'uuidv7()', 'uuidv7()', 'uuidv7()')
+      ) AS c(ord, name, expr, needs)
+     WHERE c.needs IS NULL OR to_regprocedure(c.needs) IS NOT NULL
+     ORDER BY c.ord
+$$;
+
+-- Median ns per row of each candidate; repetitions are interleaved so that
+-- drift in machine speed hits every candidate alike.
+CREATE FUNCTION bench_per_call(n int, reps int)
+RETURNS TABLE (candidate text, gross_ns numeric, net_ns numeric,
+               x_floor numeric, x_faster_than_nextval1 numeric, x_faster_than_random_uuid numeric)
+LANGUAGE plpgsql AS $$
+DECLARE
+    c record;
+    t0 timestamptz;
+BEGIN
+    CREATE TEMP TABLE samples (name text, ord int, ns float8) ON COMMIT DROP;
+    FOR r IN 1..reps LOOP
+        FOR c IN SELECT b.name, row_number() OVER () AS ord, b.expr FROM bench_candidates() b LOOP
+            t0 := clock_timestamp();
+            EXECUTE format('SELECT count(%s) FROM generate_series(1, %s)', c.expr, n);
+            INSERT INTO samples VALUES (c.name, c.ord,
+                extract(epoch FROM clock_timestamp() - t0) * 1e9 / n);
+        END LOOP;
+    END LOOP;
+    RETURN QUERY
+    WITH med AS (
+        SELECT s.name, min(s.ord) AS ord,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY s.ns) AS ns
+          FROM samples s GROUP BY s.name),
+    net AS (
+        SELECT m.name, m.ord, m.ns,
+               m.ns - (SELECT ns FROM med WHERE name = 'count(1) loop') AS net
+          FROM med m)
+    SELECT n.name, round(n.ns::numeric, 1), round(n.net::numeric, 1),
+           round((n.net / nullif((SELECT net FROM net WHERE name = 'id_gen.noop() (C floor)'), 0))::numeric, 2),
+           round(((SELECT net FROM net WHERE name = 'nextval CACHE 1') / nullif(n.net, 0))::numeric, 2),
+           round(((SELECT net FROM net WHERE name = 'gen_random_uuid()') / nullif(n.net, 0))::numeric, 2)
+      FROM net n ORDER BY n.ord;
+END $$;
+
+-- One session at saturation: the layout allows 4096 ids per millisecond.
+CREATE FUNCTION bench_snowflake_rate(n int)
+RETURNS TABLE (ids bigint, seconds numeric, ids_per_s numeric, pct_of_4096000 numeric)
+LANGUAGE plpgsql AS $$
+DECLARE
+    t0 timestamptz := clock_timestamp();
+    secs float8;
+BEGIN
+    EXECUTE format('SELECT count(snowflake_next()) FROM generate_series(1, %s)', n);
+    secs := extract(epoch FROM clock_timestamp() - t0);
+    RETURN QUERY SELECT n::bigint, round(secs::numeric, 3), round((n / secs)::numeric),
+                        round((100 * n / secs / 4096000)::numeric, 1);
+END $$;
+
+-- Fresh table per key type; batches of 10000 rows, each its own transaction.
+CREATE TABLE bench_insert_results (key text, seconds numeric, pkey_mb numeric,
+                                   leaf_density numeric, wal_mb numeric, x_time_of_bigint numeric);
+
+CREATE PROCEDURE bench_inserts(total int)
+LANGUAGE plpgsql AS $$
+DECLARE
+    k record;
+    t0 timestamptz;
+    lsn0 pg_lsn;
+    secs float8;
+    base float8;
+BEGIN
+    FOR k IN
+        SELECT * FROM (VALUES
+            (1, 'bigint, sequence', 'bigint', 'nextval(''bench_ins_seq'')', NULL),
+            (2, 'bigint, hilo_next', 'bigint', 'hilo_next(''bench_ins_2'')', 'hilo_next(regclass)'),
+            (3, 'bigint, snowflake_next', 'bigint', 'snowflake_next()', 'snowflake_next()'),
+            (4, 'timeuuid, timeuuid_next', 'timeuuid', 'timeuuid_next()', 'timeuuid_next()'),
+            (5, 'uuid, gen_random_uuid', 'uuid', 'gen_random_uuid()', NULL)
+        ) AS v(ord, name, typ, dflt, needs)
+        WHERE v.needs IS NULL OR to_regprocedure(v.needs) IS NOT NULL
+        ORDER BY ord
+    LOOP
+        EXECUTE 'DROP TABLE IF EXISTS bench_ins_' || k.ord;
+        DROP SEQUENCE IF EXISTS bench_ins_seq CASCADE;
+        CREATE SEQUENCE bench_ins_seq;
+        EXECUTE format('CREATE TABLE bench_ins_%s (id %s PRIMARY KEY, payload int)', k.ord, k.typ);
+        EXECUTE format('ALTER TABLE bench_ins_%s ALTER id SET DEFAULT %s', k.ord, k.dflt);
+        COMMIT;
+        CHECKPOINT;
+        lsn0 := pg_current_wal_lsn();
+        t0 := clock_timestamp();
+        FOR b IN 1..(total / 10000) LOOP
+            EXECUTE format('INSERT INTO bench_ins_%s (payload) SELECT g FROM generate_series(1, 10000) g', k.ord);
+            COMMIT;
+        END LOOP;
+        secs := extract(epoch FROM clock_timestamp() - t0);
+        IF k.ord = 1 THEN base := secs; END IF;
+        INSERT INTO bench_insert_results
+        SELECT k.name, round(secs::numeric, 2),
+               round(pg_relation_size(format('bench_ins_%s_pkey', k.ord)) / 1048576.0, 1),
+               round(s.avg_leaf_density::numeric, 1),
+               round(pg_wal_lsn_diff(pg_current_wal_lsn(), lsn0) / 1048576.0, 1),
+               round((secs / base)::numeric, 2)
+          FROM pgstatindex(format('bench_ins_%s_pkey', k.ord)) s;
+        COMMIT;
+    END LOOP;
+END $$;
+
+-- Sorting n values given in random order: median of 3 sorts per type.
+CREATE FUNCTION bench_sort(n int)
+RETURNS TABLE (type text, sort_seconds numeric, x_time_of_uuid numeric)
+LANGUAGE plpgsql AS $$
+DECLARE
+    t0 timestamptz;
+    s float8[];
+    u_med float8;
+    t_med float8;
+BEGIN
+    DROP TABLE IF EXISTS bench_sort_uuid, bench_sort_timeuuid;
+    CREATE TABLE bench_sort_uuid AS SELECT gen_random_uuid() AS v FROM generate_series(1, n);
+    s := '{}';
+    FOR i IN 1..3 LOOP
+        t0 := clock_timestamp();
+        PERFORM v FROM bench_sort_uuid ORDER BY v OFFSET n LIMIT 1;
+        s := s || extract(epoch FROM clock_timestamp() - t0);
+    END LOOP;
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) INTO u_med FROM unnest(s) x;
+    type := 'uuid'; sort_seconds := round(u_med::numeric, 3); x_time_of_uuid := 1;
+    RETURN NEXT;
+    IF to_regprocedure('timeuuid_next()') IS NULL THEN RETURN; END IF;
+    EXECUTE 'CREATE TABLE bench_sort_timeuuid AS
+             SELECT v FROM (SELECT timeuuid_next() AS v FROM generate_series(1, $1)) g ORDER BY random()'
+      USING n;
+    s := '{}';
+    FOR i IN 1..3 LOOP
+        t0 := clock_timestamp();
+        EXECUTE 'SELECT v FROM bench_sort_timeuuid ORDER BY v OFFSET $1 LIMIT 1' USING n;
+        s := s || extract(epoch FROM clock_timestamp() - t0);
+    END LOOP;
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) INTO t_med FROM unnest(s) x;
+    type := 'timeuuid'; sort_seconds := round(t_med::numeric, 3);
+    x_time_of_uuid := round((t_med / u_med)::numeric, 2);
+    RETURN NEXT;
+END $$;

@@ -21,7 +21,7 @@ DATA = $(sort $(wildcard sql/$(EXTENSION)--*.sql))
 # is the configuration CREATE EXTENSION must work in.
 REGRESS = setup snowflake decimal_id
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
-ISOLATION =
+ISOLATION = snowflake_concurrent decimal_concurrent
 ISOLATION_OPTS = --inputdir=test
 TAP_TESTS = 1
 

@@ -82,9 +82,98 @@ struct Step
  * last id's millisecond while its sequence lasts (this also absorbs the race
  * between reading the clock and the CAS), then waits; further behind is an
  * error.  Nothing is ever issued at a time later than max(now, last time).
+ * Inline: it is the hot path of snowflake_next().
  */
-Step next(int64_t state, int64_t now_ms, int32_t worker, int32_t count,
-		  int64_t floor_ms, int64_t tolerance_ms);
+inline Step
+next(int64_t state, int64_t now_ms, int32_t worker, int32_t count,
+	 int64_t floor_ms, int64_t tolerance_ms) noexcept
+{
+	Step		s{};
+
+	if (worker < 0 || worker > kMaxWorker || count < 1 || count > kIdsPerMs ||
+		state < 0 || tolerance_ms < 0)
+	{
+		s.status = Status::BadArgument;
+		return s;
+	}
+	if (now_ms < 0)
+	{
+		s.status = Status::ClockBeforeEpoch;
+		s.behind_ms = -now_ms;
+		return s;
+	}
+
+	/* Clock first: nothing about the sequence is decided before this. */
+	const int64_t last_ms = state >> kTimeShift;
+
+	if (now_ms < last_ms)
+	{
+		s.behind_ms = last_ms - now_ms;
+		if (s.behind_ms > tolerance_ms)
+		{
+			s.status = Status::ClockBackwardError;
+			return s;
+		}
+	}
+
+	/*
+	 * The run: at sequence 0 of the clock's millisecond when the clock is past
+	 * the last id's, else in the last id's millisecond right after the last
+	 * id (same worker) or at its sequence 0 (a higher worker id).
+	 */
+	const int64_t worker_bits = static_cast<int64_t>(worker) << kWorkerShift;
+	int64_t		ms;
+	int64_t		first;
+
+	if (now_ms > last_ms)
+	{
+		if (now_ms > kMaxTime)
+		{
+			s.status = Status::TimeExhausted;
+			return s;
+		}
+		ms = now_ms;
+		first = (ms << kTimeShift) | worker_bits;
+	}
+	else
+	{
+		const int64_t lo = (last_ms << kTimeShift) | worker_bits;
+
+		ms = last_ms;
+		/* unsigned: INT64_MAX + 1 must not overflow (it fails the test below) */
+		first = state < lo ? lo : static_cast<int64_t>(static_cast<uint64_t>(state) + 1);
+		/*
+		 * Does the run stay in this millisecond and worker?  Not when the
+		 * millisecond is used up, nor when the last id carries a higher worker
+		 * id (the setting was lowered): wait for a later millisecond.
+		 */
+		if ((first & kMaxSequence) + count - 1 > kMaxSequence ||
+			(first & ~static_cast<int64_t>(kMaxSequence)) != lo)
+		{
+			if (ms >= kMaxTime)
+				s.status = Status::TimeExhausted;
+			else if (now_ms < last_ms)
+			{
+				s.status = Status::ClockBackwardWait;
+				s.wait_ms = last_ms - now_ms + 1;
+			}
+			else
+				s.status = Status::WaitNextMs;
+			return s;
+		}
+	}
+
+	if (ms > floor_ms)
+	{
+		s.status = Status::FloorReached;
+		s.need_floor_ms = ms;
+		return s;
+	}
+	s.status = Status::Ok;
+	s.first_id = first;
+	s.new_state = first + count - 1;
+	return s;
+}
 
 /*
  * The state word that makes every later id exceed every id that may have

@@ -114,8 +114,8 @@ snowflake_attach_generator(void)
 				 errmsg("snowflake ids run out of time in %lld days",
 						(long long) (left / (24 * 3600 * 1000))),
 				 errdetail("The 41-bit time field counted from the epoch %s ends at %s.",
-						   idgen_snowflake_epoch,
-						   timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms + sf::kMaxTime))),
+						   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms))),
+						   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms + sf::kMaxTime)))),
 				 errhint("Plan a new key scheme; snowflake_state() shows the date.")));
 }
 
@@ -212,8 +212,8 @@ snowflake_reserve(int32 count, const char *fname)
 						(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
 						 errmsg("%s(): the 41-bit time field of snowflake ids is exhausted", fname),
 						 errdetail("It ended at %s (epoch %s).",
-								   timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms + sf::kMaxTime)),
-								   idgen_snowflake_epoch),
+								   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms + sf::kMaxTime))),
+								   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms)))),
 						 errhint("Snowflake ids cannot be generated any more with this epoch.")));
 				break;
 			case sf::Status::BadArgument:

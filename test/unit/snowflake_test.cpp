@@ -280,3 +280,73 @@ TEST(SnowflakeNext, EpochEdgesAndTimeExhaustion)
 	ASSERT_EQ(s.status, Status::Ok);
 	EXPECT_EQ(s.first_id, INT64_MAX);
 }
+
+/*
+ * The protocol of the glue, in plain C++: threads advance one shared state
+ * word with compare-and-swap, each reading the state first and the clock
+ * second.  The fake clock steps back by up to the tolerance now and then.
+ * Every id must be unique, and each thread must see its ids increase.
+ */
+#include <atomic>
+#include <thread>
+#include <vector>
+#include <algorithm>
+
+TEST(SnowflakeNext, ConcurrentCompareAndSwapNeverDuplicates)
+{
+	constexpr int kThreads = 4;
+	constexpr int kPerThread = 100000;
+	std::atomic<int64_t> state{0};
+	std::atomic<int64_t> clock{1000};
+	std::vector<std::vector<int64_t>> got(kThreads);
+
+	auto worker = [&](int t) {
+		uint32_t	rnd = 12345u + static_cast<uint32_t>(t);
+
+		got[t].reserve(kPerThread);
+		while (static_cast<int>(got[t].size()) < kPerThread)
+		{
+			int64_t		st = state.load();
+			int64_t		now = clock.load();
+			const int32_t n = (rnd % 7 == 0) ? 3 : 1;
+			Step		s = next(st, now, 9, n, kNoFloor, 5);
+
+			rnd = rnd * 1103515245u + 12345u;
+			if (s.status == Status::Ok)
+			{
+				if (state.compare_exchange_strong(st, s.new_state))
+					for (int64_t id = s.first_id; id <= s.new_state; id++)
+						got[t].push_back(id);
+			}
+			else
+			{
+				ASSERT_TRUE(s.status == Status::WaitNextMs || s.status == Status::ClockBackwardWait);
+				/* "Time passes": forward, or now and then 3 ms back. */
+				int64_t		c = clock.load();
+
+				if (rnd % 16 == 0)
+					clock.compare_exchange_strong(c, c - 3);
+				else
+					clock.compare_exchange_strong(c, std::max(c, st >> kTimeShift) + 1);
+			}
+		}
+	};
+	std::vector<std::thread> threads;
+
+	for (int t = 0; t < kThreads; t++)
+		threads.emplace_back(worker, t);
+	for (auto &th : threads)
+		th.join();
+
+	std::vector<int64_t> all;
+
+	for (auto &v : got)
+	{
+		for (size_t i = 1; i < v.size(); i++)
+			ASSERT_LT(v[i - 1], v[i]);
+		all.insert(all.end(), v.begin(), v.end());
+	}
+	std::sort(all.begin(), all.end());
+	EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end());
+	EXPECT_GE(all.size(), static_cast<size_t>(kThreads * kPerThread));
+}

@@ -259,9 +259,9 @@ load_floor(IdgenFloorSlot *slot)
 			if (behind > IDGEN_FLOOR_STEP_MS + idgen_max_clock_backward_ms)
 				ereport(ERROR,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("the clock is %lld ms behind the clock floor persisted before the server started",
+						 errmsg("the clock is %lld ms behind the persisted clock floor of this database",
 								(long long) behind),
-						 errdetail("Ids may have been issued up to %s; the clock reads %s.",
+						 errdetail("Ids may have been issued up to %s (before a restart, a crash, a failover or a restore); the clock reads %s.",
 								   format_unix_ms(floor), format_unix_ms(now)),
 						 errhint("Correct the system clock (check time synchronisation), or wait until it passes the floor.")));
 			while (idgen_clock_now_ms() <= floor)

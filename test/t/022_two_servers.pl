@@ -20,14 +20,16 @@ for my $i (1, 2)
 	push @nodes, $n;
 }
 
-# Both servers generate at the same time.
+# Both servers generate at the same time: each waits for the same instant
+# (one machine, one clock) before it starts.
 my $n_ids = 200000;
+my $start_at = $nodes[0]->safe_psql('postgres', "SELECT clock_timestamp() + interval '1.5 s'");
 my @runs;
 for my $n (@nodes)
 {
 	my ($out, $err) = ('', '');
 	my @cmd = ('psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $n->connstr('postgres'), '-c',
-		"INSERT INTO local_ids SELECT snowflake_next(), decimal_id() FROM generate_series(1, $n_ids)");
+		"SELECT pg_sleep_until('$start_at'); INSERT INTO local_ids SELECT snowflake_next(), decimal_id() FROM generate_series(1, $n_ids)");
 	push @runs, IPC::Run::start(\@cmd, '>', \$out, '2>', \$err);
 }
 ok($_->finish, 'generation finished') for @runs;

@@ -17,6 +17,8 @@ $node->safe_psql('postgres',
 
 my $clients = 4;
 my $per_client = 150000;
+# All clients wait for the same instant, then generate together.
+my $start_at = $node->safe_psql('postgres', "SELECT clock_timestamp() + interval '1.5 s'");
 my @runs;
 for my $c (1 .. $clients)
 {
@@ -25,7 +27,8 @@ for my $c (1 .. $clients)
 	my $sql = $c == 4
 	  ? "INSERT INTO ids (client, sf, dec) SELECT $c, b, decimal_id() FROM generate_series(1, " . ($per_client / 1000) . ") g, LATERAL snowflake_next_batch(1000 + 0 * g) b"
 	  : "INSERT INTO ids (client, sf, dec) SELECT $c, snowflake_next(), decimal_id() FROM generate_series(1, $per_client)";
-	push @runs, IPC::Run::start(['psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres'), '-c', $sql],
+	push @runs, IPC::Run::start(['psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres'),
+		'-c', "SELECT pg_sleep_until('$start_at'); $sql"],
 		'>', \$out, '2>', \$err);
 }
 ok($_->finish, 'client finished') for @runs;

@@ -128,7 +128,11 @@ wait_past_ms(int64 ms)
 		int64		now_us = idgen_clock_now_us() - sf_epoch_ms * 1000;
 		int64		left_us = (ms + 1) * 1000 - now_us;
 
-		if (left_us <= 0)
+		/*
+		 * Done, or the clock stepped back meanwhile (more than a millisecond
+		 * to go): the transition function decides what to do about that.
+		 */
+		if (left_us <= 0 || left_us > 1000)
 			return;
 		CHECK_FOR_INTERRUPTS();
 		/*

@@ -19,9 +19,9 @@ DATA = $(sort $(wildcard sql/$(EXTENSION)--*.sql))
 
 # Regression tests run on a stock server (no shared_preload_libraries): that
 # is the configuration CREATE EXTENSION must work in.
-REGRESS = setup
+REGRESS = setup snowflake decimal_id
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
-ISOLATION =
+ISOLATION = snowflake_concurrent decimal_concurrent
 ISOLATION_OPTS = --inputdir=test
 TAP_TESTS = 1
 

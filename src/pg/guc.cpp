@@ -19,8 +19,8 @@ int			idgen_worker_id = 0;
 char	   *idgen_snowflake_epoch = nullptr;
 int64		idgen_snowflake_epoch_ms = 0;
 int			idgen_max_clock_backward_ms = 10;
-int			idgen_launch_id = 0;
-int			idgen_clock_offset_ms = 0;
+int			idgen_launch_id = -1;
+double		idgen_clock_offset_ms = 0;
 
 /* ShardingSphere's default epoch, so that ids decode the same way. */
 #define IDGEN_DEFAULT_EPOCH "2016-11-01 00:00:00Z"
@@ -110,17 +110,21 @@ idgen_define_gucs(void)
 
 	DefineCustomIntVariable("id_gen.launch_id",
 							"Launch id (1..99999) written into every decimal_id(); 0 is for tests only.",
-							nullptr,
+							"-1 (the default) means unset: decimal_id() then refuses to run.",
 							&idgen_launch_id,
-							0, 0, 99999,
+							-1, -1, 99999,
 							PGC_SIGHUP, 0,
 							nullptr, nullptr, nullptr);
 
-	DefineCustomIntVariable("id_gen.clock_offset_ms",
+	/*
+	 * A real, not an int: tests need offsets of decades (the end of the 41-bit
+	 * time field), beyond INT_MAX milliseconds.
+	 */
+	DefineCustomRealVariable("id_gen.clock_offset_ms",
 							"Test hook: offset added to the clock the generators read.",
 							"Lets tests move the clock backwards or forwards; leave at 0 in production.",
 							&idgen_clock_offset_ms,
-							0, INT_MIN, INT_MAX,
+							0, -1e13, 1e13,
 							PGC_SUSET, GUC_UNIT_MS | GUC_NOT_IN_SAMPLE,
 							nullptr, nullptr, nullptr);
 

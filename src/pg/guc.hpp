@@ -11,6 +11,6 @@ extern char *idgen_snowflake_epoch;
 extern int64 idgen_snowflake_epoch_ms;	/* parsed idgen_snowflake_epoch */
 extern int	idgen_max_clock_backward_ms;
 extern int	idgen_launch_id;
-extern int	idgen_clock_offset_ms;
+extern double idgen_clock_offset_ms;	/* test hook, ms */
 
 extern void idgen_define_gucs(void);

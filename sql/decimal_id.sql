@@ -1,0 +1,80 @@
+-- decimal_id(): counter * 10^10 + generator_id * 10^5 + launch_id ("cc..c ggggg lllll").
+-- error_of() shows an error's SQLSTATE and message with the varying numbers masked.
+CREATE FUNCTION error_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE q;
+    RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE || ': ' || regexp_replace(SQLERRM, '\d+', 'N', 'g');
+END $$;
+
+-- Layout: decoding hand-built ids.
+SELECT * FROM decimal_id_decode(10000200003);
+-- The regression server sets id_gen.launch_id = 1 (test/regress.conf).
+SHOW id_gen.launch_id;
+SELECT * FROM decimal_id_decode(9223372029999999999);
+SELECT * FROM decimal_id_decode(9223372036854775807);
+SELECT error_of('SELECT decimal_id_decode(0)');
+SELECT error_of('SELECT decimal_id_decode(9999999999)');
+SELECT error_of('SELECT decimal_id_decode(-10000200003)');
+SELECT * FROM decimal_id_decode(NULL);
+
+-- The first id of this database since the server started takes a generator
+-- id (the sequence's first value, 0) and counts from 1.
+SELECT * FROM decimal_id_decode(decimal_id());
+SELECT launch_id, generator_id, counter, generators_taken, generator_ids_left FROM decimal_id_state();
+
+-- Strictly increasing within a generator, unique.
+CREATE TEMP TABLE d (n bigserial, id bigint);
+INSERT INTO d (id) SELECT decimal_id() FROM generate_series(1, 100000);
+SELECT count(*) AS rows, count(DISTINCT id) = count(*) AS unique_ids,
+       bool_and(id > prev) AS strictly_increasing,
+       bool_and(id % 100000 = 1) AS launch_id_in_every_id
+  FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM d) s;
+
+-- The generator id lives in shared memory, not in the backend: a new
+-- connection continues the same generator (connection churn burns none).
+\c
+SELECT generator_id, counter > 100000 AS continues FROM decimal_id_decode(decimal_id());
+
+-- When the counter passes 922,337,202 a new generator id is taken
+-- (id_gen.decimal_id_skip() is a superuser test hook that jumps ahead).
+SELECT id_gen.decimal_id_skip(922337201);
+SELECT * FROM decimal_id_decode(decimal_id());
+SELECT * FROM decimal_id_decode(decimal_id());
+SELECT * FROM decimal_id_decode(decimal_id());
+SELECT generator_id, generators_taken FROM decimal_id_state();
+SELECT error_of('SELECT id_gen.decimal_id_skip(-1)');
+SELECT error_of('SELECT id_gen.decimal_id_skip(922337203)');
+
+-- A WARNING when fewer than 1000 generator ids remain, an ERROR when none do.
+SELECT setval('id_gen.decimal_generator', 99000);
+SELECT id_gen.decimal_id_skip(922337202);
+SELECT * FROM decimal_id_decode(decimal_id());
+SELECT setval('id_gen.decimal_generator', 99999);
+SELECT id_gen.decimal_id_skip(922337202);
+SELECT error_of('SELECT decimal_id()');
+SELECT generator_ids_left FROM decimal_id_state();
+-- Recovering the database (tests only): rewind the sequence.
+SELECT setval('id_gen.decimal_generator', 2);
+SELECT (decimal_id_decode(decimal_id())).generator_id;
+
+-- Ordinary users may generate, but not use the test hook.
+CREATE ROLE idgen_decimal_user;
+SET ROLE idgen_decimal_user;
+SELECT decimal_id() > 0 AS user_can_generate;
+SELECT error_of('SELECT id_gen.decimal_id_skip(5)');
+RESET ROLE;
+DROP ROLE idgen_decimal_user;
+
+-- Like nextval(), generators refuse read-only transactions.
+BEGIN READ ONLY;
+SELECT error_of('SELECT decimal_id()');
+ROLLBACK;
+
+-- Bad settings are rejected.
+ALTER SYSTEM SET id_gen.launch_id = 100000;
+ALTER SYSTEM SET id_gen.launch_id = -2;
+SELECT error_of('SET id_gen.launch_id = 2');
+
+DROP FUNCTION error_of(text);

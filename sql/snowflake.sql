@@ -1,0 +1,190 @@
+-- snowflake_next(): 41-bit ms since the epoch | 10-bit worker id | 12-bit sequence.
+-- Random output is checked by true/false assertions; errors show their SQLSTATE
+-- through pg_temp.error_of(), which also masks the numbers that vary per run.
+CREATE FUNCTION pg_temp.error_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE q;
+    RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE || ': ' || regexp_replace(SQLERRM, '\d+', 'N', 'g');
+END $$;
+
+-- Layout: decoding hand-built ids.  Id 0 is the epoch itself.
+SELECT * FROM snowflake_decode(0);
+SELECT * FROM snowflake_decode((1::bigint << 22) | (5 << 12) | 7);
+-- The largest id is the last millisecond of the 41-bit time, worker 1023, sequence 4095.
+SELECT * FROM snowflake_decode(9223372036854775807);
+-- No id is negative; NULL decodes to NULL (STRICT).
+SELECT pg_temp.error_of('SELECT snowflake_decode(-1)');
+SELECT * FROM snowflake_decode(-9223372036854775808);
+SELECT * FROM snowflake_decode(NULL);
+
+-- Settings in force (the regression server does not preload id_gen; the
+-- settings are known once a function of the library has run).
+SHOW id_gen.worker_id;
+SHOW id_gen.snowflake_epoch;
+SHOW id_gen.max_clock_backward_ms;
+
+-- A fresh id carries this server's worker id and the current time.
+SELECT worker_id = current_setting('id_gen.worker_id')::int AS worker_ok,
+       ts BETWEEN clock_timestamp() - interval '2 seconds' AND clock_timestamp() AS time_ok
+  FROM snowflake_decode(snowflake_next());
+
+-- Strictly increasing and unique across a 1M-row INSERT ... SELECT, which
+-- needs more than 4096 ids per millisecond (mausimag/pgflake #1 and #3).
+CREATE TEMP TABLE ids (n bigserial, id bigint);
+INSERT INTO ids (id) SELECT snowflake_next() FROM generate_series(1, 1000000);
+SELECT count(*) AS rows, count(DISTINCT id) = count(*) AS unique_ids,
+       bool_and(id > prev) AS strictly_increasing
+  FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM ids) s;
+-- Every millisecond holds at most 4096 ids, numbered from 0 without gaps
+-- in a single session.
+SELECT max(c) <= 4096 AS at_most_4096_per_ms, bool_and(maxseq = c - 1) AS dense
+  FROM (SELECT (id >> 22) AS ms, count(*) AS c, max(id & 4095) AS maxseq
+          FROM ids GROUP BY 1) s
+ WHERE ms > (SELECT min(id >> 22) FROM ids);    -- the first ms may be shared with earlier calls
+SELECT ids_issued >= 1000000 AS counted FROM snowflake_state();
+
+-- snowflake_min_id(t): the smallest id of time t, for range predicates.
+SELECT snowflake_min_id(epoch) = 0 AS epoch_is_zero FROM snowflake_state();
+SELECT snowflake_min_id(epoch + interval '1 ms') = 1 << 22 AS one_ms FROM snowflake_state();
+SELECT (SELECT ts FROM snowflake_decode(snowflake_min_id(t))) = date_trunc('milliseconds', t) AS truncated_to_ms,
+       snowflake_min_id(t) <= snowflake_next() AS below_later_ids
+  FROM (SELECT clock_timestamp() AS t) s;
+SELECT count(*) = (SELECT count(*) FROM ids WHERE id >= (SELECT min(id) FROM ids)) AS range_predicate_works
+  FROM ids WHERE id >= snowflake_min_id((SELECT ts FROM snowflake_decode((SELECT min(id) FROM ids))));
+SELECT pg_temp.error_of($$SELECT snowflake_min_id('2016-10-31 23:59:59.999+00')$$);
+SELECT pg_temp.error_of($$SELECT snowflake_min_id('2086-07-08 15:47:35.552+00')$$);
+SELECT snowflake_min_id('2086-07-08 15:47:35.551+00') = (9223372036854775807 >> 22) << 22 AS last_ms_ok;
+SELECT pg_temp.error_of($$SELECT snowflake_min_id('infinity')$$);
+SELECT pg_temp.error_of($$SELECT snowflake_min_id('-infinity')$$);
+SELECT snowflake_min_id(NULL);
+
+-- snowflake_next_batch(n): n consecutive ids of one millisecond, in one atomic step.
+CREATE TEMP TABLE batch AS SELECT snowflake_next() AS before;
+INSERT INTO batch SELECT NULL;
+CREATE TEMP TABLE b AS SELECT id FROM snowflake_next_batch(4096) AS id;
+SELECT count(*) AS n, max(id) - min(id) = 4095 AS contiguous,
+       count(DISTINCT id >> 22) = 1 AS one_millisecond,
+       min(id) & 4095 = 0 AS whole_millisecond,
+       min(id) > (SELECT max(before) FROM batch) AS above_earlier_ids,
+       max(id) < snowflake_next() AS below_later_ids
+  FROM b;
+SELECT count(*) FROM snowflake_next_batch(1);
+SELECT pg_temp.error_of('SELECT snowflake_next_batch(0)');
+SELECT pg_temp.error_of('SELECT snowflake_next_batch(-1)');
+SELECT pg_temp.error_of('SELECT snowflake_next_batch(4097)');
+SELECT pg_temp.error_of('SELECT snowflake_next_batch(NULL)');
+SELECT snowflake_next_batch(0);
+
+-- The clock going backwards, simulated with the superuser test hook
+-- id_gen.clock_offset_ms.  Within id_gen.max_clock_backward_ms (10 ms) the
+-- generator keeps the last id's millisecond (never restarting its sequence)
+-- and waits when it is used up; the ids still increase.
+DO $$
+DECLARE
+    last bigint;
+    id bigint;
+    events bigint;
+    exercised boolean := false;
+    increasing boolean := true;
+    same_ms boolean := true;
+BEGIN
+    -- Put the clock 5 ms behind the last id, then take an id.  On a loaded
+    -- machine more than 5 ms may pass in between, so try a few times.
+    FOR attempt IN 1 .. 50 LOOP
+        events := (SELECT clock_backward_events FROM snowflake_state());
+        last := snowflake_next();
+        EXECUTE format('SET id_gen.clock_offset_ms = %s',
+            -((extract(epoch FROM clock_timestamp()) * 1000)::bigint
+              - (extract(epoch FROM (SELECT ts FROM snowflake_decode(last))) * 1000)::bigint + 5));
+        id := snowflake_next();
+        RESET id_gen.clock_offset_ms;
+        increasing := increasing AND id > last;
+        IF (SELECT clock_backward_events > events FROM snowflake_state()) THEN
+            exercised := true;
+            -- the sequence continued in the last id's millisecond
+            same_ms := id >> 22 = last >> 22;
+            EXIT;
+        END IF;
+    END LOOP;
+    RAISE NOTICE 'clock behind seen: %, ids increasing: %, kept the last id''s millisecond: %',
+        exercised, increasing, same_ms;
+END $$;
+-- 10,000 ids with the clock 5 ms behind: more than the last millisecond
+-- holds, so (unless the 5 ms pass first) the generator waits for the clock;
+-- the ids increase either way.
+DO $$
+DECLARE
+    ids bigint[];
+    last bigint := snowflake_next();
+BEGIN
+    EXECUTE format('SET id_gen.clock_offset_ms = %s',
+        -((extract(epoch FROM clock_timestamp()) * 1000)::bigint
+          - (extract(epoch FROM (SELECT ts FROM snowflake_decode(last))) * 1000)::bigint + 5));
+    ids := ARRAY(SELECT snowflake_next() FROM generate_series(1, 10000));
+    RESET id_gen.clock_offset_ms;
+    RAISE NOTICE 'above the last id: %, increasing: %', ids[1] > last,
+        (SELECT bool_and(a < b) FROM unnest(ids[1:9999], ids[2:10000]) AS u(a, b));
+END $$;
+
+-- Further back than the tolerance: an ERROR, and no id.
+SET id_gen.clock_offset_ms = '-1h';
+SELECT pg_temp.error_of('SELECT snowflake_next()');
+SELECT pg_temp.error_of('SELECT snowflake_next_batch(10)');
+RESET id_gen.clock_offset_ms;
+SELECT clock_backward_errors >= 2 AS errors_counted FROM snowflake_state();
+-- The clock before the epoch.
+DO $$ BEGIN
+    EXECUTE format('SET id_gen.clock_offset_ms = %s',
+        -(extract(epoch FROM clock_timestamp() - '2016-10-31 00:00:00+00') * 1000)::bigint);
+END $$;
+SELECT pg_temp.error_of('SELECT snowflake_next()');
+RESET id_gen.clock_offset_ms;
+
+-- The end of the 41-bit time (2086-07-08 for the default epoch): a WARNING
+-- within a year of it, an ERROR after it (here: a day after); never a negative id.
+DO $$ BEGIN
+    EXECUTE format('SET id_gen.clock_offset_ms = %s',
+        (extract(epoch FROM '2086-07-08 15:47:35.551+00'::timestamptz - clock_timestamp()
+                              - interval '30 days 1 hour') * 1000)::bigint);
+END $$;
+SELECT time_exhausted_at, time_left < interval '31 days' AS close FROM snowflake_state();
+DO $$ BEGIN
+    EXECUTE format('SET id_gen.clock_offset_ms = %s',
+        (extract(epoch FROM '2086-07-09 15:47:35.552+00'::timestamptz - clock_timestamp()) * 1000)::bigint);
+END $$;
+SELECT pg_temp.error_of('SELECT snowflake_next()');
+RESET id_gen.clock_offset_ms;
+SELECT snowflake_next() > (SELECT max(id) FROM ids) AS still_increasing;
+
+-- Like nextval(), generators refuse read-only transactions.
+BEGIN READ ONLY;
+SELECT pg_temp.error_of('SELECT snowflake_next()');
+ROLLBACK;
+
+-- The test hook is for superusers only.
+CREATE ROLE idgen_snowflake_user;
+SET ROLE idgen_snowflake_user;
+SELECT pg_temp.error_of('SET id_gen.clock_offset_ms = 5');
+-- Ordinary users may generate: the floor is written as the extension's owner.
+SELECT snowflake_next() > 0 AS user_can_generate;
+RESET ROLE;
+DROP ROLE idgen_snowflake_user;
+
+-- Bad settings are rejected, never used.
+ALTER SYSTEM SET id_gen.worker_id = 1024;
+ALTER SYSTEM SET id_gen.worker_id = -1;
+ALTER SYSTEM SET id_gen.snowflake_epoch = '2999-01-01 00:00:00Z';
+ALTER SYSTEM SET id_gen.snowflake_epoch = '2016-11-01 00:00:00+01';
+ALTER SYSTEM SET id_gen.max_clock_backward_ms = -1;
+-- Server-wide settings cannot be changed by a session.
+SELECT pg_temp.error_of('SET id_gen.worker_id = 3');
+
+-- The persisted floor is ahead of every id issued, and in the extension's sequence.
+SELECT clock_floor >= last_time AS floor_ahead, clock_floor_advances > 0 AS advanced,
+       (SELECT last_value FROM id_gen.clock_floor)
+         = (extract(epoch FROM clock_floor) * 1000)::bigint AS persisted
+  FROM snowflake_state();
+SELECT count(*) AS config_dumped FROM pg_extension e, unnest(e.extconfig) AS c(oid)
+ WHERE e.extname = 'id_gen' AND c.oid IN ('id_gen.clock_floor'::regclass, 'id_gen.decimal_generator'::regclass);

@@ -1,0 +1,269 @@
+/*
+ * decimal_id.cpp: decimal_id() = counter * 10^10 + generator_id * 10^5 +
+ * launch_id, its decoder and its state.
+ *
+ * Shared memory "id_gen decimal_id": one counter word per database,
+ * (generator_id + 1) << 32 | counter, advanced by compare-and-swap.  A
+ * generator id comes from the database's sequence id_gen.decimal_generator
+ * (nextval, WAL-flushed before use) the first time the database generates
+ * after a server start, and again when the counter passes 922,337,202.
+ * Taking one is serialised by a self-conflicting heavyweight lock on that
+ * sequence, so concurrent backends never burn two for one need; connection
+ * churn burns none (the word lives in shared memory, not in backends).
+ */
+#include "pg/clock.hpp"
+#include "pg/guc.hpp"
+#include "pg/pg.hpp"
+#include "pg/shmem.hpp"
+
+extern "C" {
+#include "access/htup_details.h"
+#include "access/xlog.h"
+#include "commands/sequence.h"
+#include "funcapi.h"
+#include "storage/lmgr.h"
+#include "storage/spin.h"
+}
+
+#include "core/decimal_id.hpp"
+
+namespace dec = idgen::decimal_id;
+
+/* A WARNING when fewer generator ids than this remain. */
+#define GENERATORS_LOW 1000
+
+typedef struct DecimalSlot
+{
+	pg_atomic_uint64 word;		/* (generator + 1) << 32 | counter; 0 = none */
+	Oid			dboid;
+	pg_atomic_uint64 generators_taken;
+	char		pad[PG_CACHE_LINE_SIZE - 2 * sizeof(pg_atomic_uint64) - sizeof(Oid)];
+} DecimalSlot;
+
+typedef struct DecimalShared
+{
+	slock_t		mutex;
+	DecimalSlot slots[IDGEN_MAX_DATABASES];
+} DecimalShared;
+
+static DecimalShared *dec_shared = nullptr;
+static DecimalSlot *dec_slot = nullptr;
+
+static void
+decimal_shared_init(void *ptr)
+{
+	DecimalShared *d = static_cast<DecimalShared *>(ptr);
+
+	SpinLockInit(&d->mutex);
+	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
+	{
+		pg_atomic_init_u64(&d->slots[i].word, 0);
+		d->slots[i].dboid = InvalidOid;
+		pg_atomic_init_u64(&d->slots[i].generators_taken, 0);
+	}
+}
+
+void
+idgen_decimal_id_init(void)
+{
+	idgen_shmem_reserve(sizeof(DecimalShared));
+}
+
+static DecimalSlot *
+decimal_slot(bool create)
+{
+	DecimalSlot *found = nullptr;
+
+	if (dec_slot != nullptr)
+		return dec_slot;
+	if (dec_shared == nullptr)
+		dec_shared = static_cast<DecimalShared *>(
+			idgen_shmem_attach("id_gen decimal_id", sizeof(DecimalShared), decimal_shared_init));
+	SpinLockAcquire(&dec_shared->mutex);
+	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
+	{
+		DecimalSlot *s = &dec_shared->slots[i];
+
+		if (s->dboid == MyDatabaseId || (s->dboid == InvalidOid && create))
+		{
+			s->dboid = MyDatabaseId;
+			found = s;
+			break;
+		}
+		if (s->dboid == InvalidOid)
+			break;
+	}
+	SpinLockRelease(&dec_shared->mutex);
+	if (found == nullptr && create)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("decimal_id() is in use in more than %d databases of this server",
+						IDGEN_MAX_DATABASES),
+				 errhint("The limit resets when the server restarts.")));
+	dec_slot = found;
+	return found;
+}
+
+/*
+ * Replace the generator id of this database if the word still equals
+ * `seen` (nobody replaced it meanwhile).  Takes the next value of
+ * id_gen.decimal_generator and flushes its WAL before publishing it.
+ */
+static void
+take_generator(DecimalSlot *slot, uint64 seen)
+{
+	Oid			seqoid = idgen_internal_sequence("decimal_generator");
+
+	LockRelationOid(seqoid, ShareUpdateExclusiveLock);
+	if (pg_atomic_read_u64(&slot->word) == seen)
+	{
+		bool		is_called;
+		int64		last = idgen_sequence_last_value(seqoid, &is_called);
+		int64		g;
+
+		if (is_called && last >= dec::kMaxGenerator)
+			ereport(ERROR,
+					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+					 errmsg("decimal_id(): all %d generator ids of this database are used",
+							dec::kMaxGenerator + 1),
+					 errdetail("A generator id is taken at each server start and each time a generator's counter passes %lld.",
+							   (long long) dec::kMaxCounter),
+					 errhint("Ids keep their uniqueness only with a new launch_id: set a launch_id never used with this database "
+							 "and reset the sequence id_gen.decimal_generator with setval(..., 0, false).")));
+		g = nextval_internal(seqoid, false);
+		/* nextval's WAL record is not flushed until commit, if ever: flush it now. */
+		XLogFlush(GetXLogInsertRecPtr());
+		pg_atomic_write_u64(&slot->word, dec::pack((int32) g, 0));
+		pg_atomic_fetch_add_u64(&slot->generators_taken, 1);
+		if (dec::kMaxGenerator - g < GENERATORS_LOW)
+			ereport(WARNING,
+					(errcode(ERRCODE_WARNING),
+					 errmsg("decimal_id(): only %lld generator ids of this database remain",
+							(long long) (dec::kMaxGenerator - g)),
+					 errdetail("Generator id %lld was taken; the last one is %d.",
+							   (long long) g, dec::kMaxGenerator),
+					 errhint("Each server start takes one; plan a new launch_id for this database.")));
+	}
+	UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
+}
+
+static int32
+checked_launch_id(void)
+{
+	if (idgen_launch_id < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("decimal_id(): id_gen.launch_id is not set"),
+				 errhint("Set id_gen.launch_id (1..99999, distinct for every server writing into the same tables) "
+						 "in postgresql.conf and reload; 0 is for tests only.")));
+	return idgen_launch_id;
+}
+
+/* decimal_id() → bigint. */
+IDGEN_FUNCTION(decimal_id)
+{
+	int32		launch = checked_launch_id();
+	DecimalSlot *slot;
+	int64		id = 0;
+
+	idgen_check_can_generate("decimal_id");
+	slot = decimal_slot(true);
+	for (;;)
+	{
+		uint64		word = pg_atomic_read_u64(&slot->word);
+		uint64		next;
+		dec::Parts	p;
+
+		if (!dec::advance(word, &next, &p))
+		{
+			take_generator(slot, word);
+			continue;
+		}
+		if (pg_atomic_compare_exchange_u64(&slot->word, &word, next))
+		{
+			if (!dec::encode(p.counter, p.generator, launch, &id))
+				elog(ERROR, "decimal_id(): field out of range");
+			PG_RETURN_INT64(id);
+		}
+	}
+}
+
+/* decimal_id_decode(id) → (counter, generator_id, launch_id). */
+IDGEN_FUNCTION(decimal_id_decode)
+{
+	int64		id = PG_GETARG_INT64(0);
+	dec::Parts	p;
+	TupleDesc	tupdesc;
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+
+	if (!dec::decode(id, &p))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%lld is not a decimal_id", (long long) id),
+				 errdetail("A decimal_id is at least %lld (counter 1).", (long long) dec::kCounterScale)));
+	if (get_call_result_type(fcinfo, nullptr, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = Int64GetDatum(p.counter);
+	values[1] = Int32GetDatum(p.generator);
+	values[2] = Int32GetDatum(p.launch);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * decimal_id_state() → (launch_id, generator_id, counter, generators_taken,
+ * generator_ids_left) for this database.
+ */
+IDGEN_FUNCTION(decimal_id_state)
+{
+	TupleDesc	tupdesc;
+	Datum		values[5];
+	bool		nulls[5] = {false, false, false, false, false};
+	DecimalSlot *slot = decimal_slot(false);
+	uint64		word = slot ? pg_atomic_read_u64(&slot->word) : 0;
+	bool		is_called;
+	int64		last = idgen_sequence_last_value(idgen_internal_sequence("decimal_generator"), &is_called);
+
+	if (get_call_result_type(fcinfo, nullptr, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	nulls[0] = idgen_launch_id < 0;
+	values[0] = Int32GetDatum(idgen_launch_id);
+	nulls[1] = nulls[2] = (word >> 32) == 0;
+	values[1] = Int32GetDatum((int32) ((word >> 32) - 1));
+	values[2] = Int64GetDatum((int64) (word & 0xFFFFFFFFu));
+	values[3] = Int64GetDatum(slot ? (int64) pg_atomic_read_u64(&slot->generators_taken) : 0);
+	values[4] = Int64GetDatum(is_called ? dec::kMaxGenerator - last : dec::kMaxGenerator + 1);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * id_gen.decimal_id_skip(counter) (superuser test hook): move this
+ * database's counter forward to `counter` (never back), so tests can reach
+ * the counter's end.  Returns the counter now in the word.
+ */
+IDGEN_FUNCTION(decimal_id_skip)
+{
+	int64		target = PG_GETARG_INT64(0);
+	DecimalSlot *slot;
+
+	if (target < 0 || target > dec::kMaxCounter)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the counter must be between 0 and %lld", (long long) dec::kMaxCounter)));
+	idgen_check_can_generate("decimal_id_skip");
+	slot = decimal_slot(true);
+	for (;;)
+	{
+		uint64		word = pg_atomic_read_u64(&slot->word);
+
+		if ((word >> 32) == 0)
+		{
+			take_generator(slot, word);
+			continue;
+		}
+		if ((int64) (word & 0xFFFFFFFFu) >= target)
+			PG_RETURN_INT64((int64) (word & 0xFFFFFFFFu));
+		if (pg_atomic_compare_exchange_u64(&slot->word, &word, (word & ~UINT64CONST(0xFFFFFFFF)) | (uint64) target))
+			PG_RETURN_INT64(target);
+	}
+}

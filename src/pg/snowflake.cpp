@@ -1,0 +1,394 @@
+/*
+ * snowflake.cpp: snowflake_next(), its batch form, decoding, the range
+ * bound and the state function.
+ *
+ * Shared memory "id_gen snowflake": the state word (the last id issued by
+ * this server) is advanced by compare-and-swap with no lock; the transition
+ * is idgen::snowflake::next() (src/core/snowflake.cpp).  The issued counter
+ * shares the state's cache line, which the CAS has just made exclusive, so
+ * counting costs almost nothing.  Slow paths (waiting for the next
+ * millisecond or for the clock, raising the persistent floor) touch only
+ * their own counters.
+ */
+#include "pg/clock.hpp"
+#include "pg/guc.hpp"
+#include "pg/pg.hpp"
+#include "pg/shmem.hpp"
+
+extern "C" {
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/timestamp.h"
+}
+
+#include <sched.h>
+
+#include "core/snowflake.hpp"
+
+namespace sf = idgen::snowflake;
+
+/* Unix ms of the PostgreSQL epoch 2000-01-01. */
+#define UNIX_MS_AT_PG_EPOCH INT64CONST(946684800000)
+/* snowflake_state() warns when the time field runs out within this. */
+#define EXHAUSTION_WARNING_MS (INT64CONST(366) * 24 * 3600 * 1000)
+
+typedef struct SnowflakeShared
+{
+	/* hot: written by every call */
+	pg_atomic_uint64 state;		/* last id issued, 0 = none */
+	pg_atomic_uint64 issued;	/* ids issued since server start */
+	char		pad[PG_CACHE_LINE_SIZE - 2 * sizeof(pg_atomic_uint64)];
+	/* slow paths and constants */
+	pg_atomic_uint64 next_ms_waits;
+	pg_atomic_uint64 clock_backward_events;
+	pg_atomic_uint64 clock_backward_errors;
+	int64		epoch_ms;		/* Unix ms, captured when the struct is created */
+	TimestampTz created;
+} SnowflakeShared;
+
+static SnowflakeShared *sf_shared = nullptr;
+static int64 sf_epoch_ms;		/* local copy of sf_shared->epoch_ms */
+static IdgenFloorSlot *sf_slot = nullptr;	/* this database's floor, loaded */
+
+static void
+snowflake_shared_init(void *ptr)
+{
+	SnowflakeShared *s = static_cast<SnowflakeShared *>(ptr);
+
+	pg_atomic_init_u64(&s->state, 0);
+	pg_atomic_init_u64(&s->issued, 0);
+	pg_atomic_init_u64(&s->next_ms_waits, 0);
+	pg_atomic_init_u64(&s->clock_backward_events, 0);
+	pg_atomic_init_u64(&s->clock_backward_errors, 0);
+	/* The epoch is read once per server start: ids must not change meaning. */
+	s->epoch_ms = idgen_snowflake_epoch_ms;
+	s->created = GetCurrentTimestamp();
+}
+
+static void
+snowflake_attach_shared(void)
+{
+	if (sf_shared != nullptr)
+		return;
+	sf_shared = static_cast<SnowflakeShared *>(
+		idgen_shmem_attach("id_gen snowflake", sizeof(SnowflakeShared), snowflake_shared_init));
+	sf_epoch_ms = sf_shared->epoch_ms;
+}
+
+static TimestampTz
+unix_ms_to_timestamptz(int64 unix_ms)
+{
+	return (TimestampTz) (unix_ms - UNIX_MS_AT_PG_EPOCH) * 1000;
+}
+
+/* Raise the state word to at least `floor` (CAS max). */
+static void
+raise_state(uint64 floor)
+{
+	uint64		cur = pg_atomic_read_u64(&sf_shared->state);
+
+	while (cur < floor)
+		if (pg_atomic_compare_exchange_u64(&sf_shared->state, &cur, floor))
+			break;
+}
+
+/*
+ * First generation in this backend: attach, load this database's floor (on
+ * the database's first use since server start that may wait for the clock)
+ * and make the shared state start above it.
+ */
+static void
+snowflake_attach_generator(void)
+{
+	snowflake_attach_shared();
+	IdgenFloorSlot *slot = idgen_clock_floor();
+
+	raise_state((uint64) sf::state_after(slot->loaded_ms - sf_epoch_ms));
+	sf_slot = slot;
+
+	int64		left = sf::kMaxTime - (idgen_clock_now_ms() - sf_epoch_ms);
+
+	if (left < EXHAUSTION_WARNING_MS)
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("snowflake ids run out of time in %lld days",
+						(long long) (left / (24 * 3600 * 1000))),
+				 errdetail("The 41-bit time field counted from the epoch %s ends at %s.",
+						   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms))),
+						   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms + sf::kMaxTime)))),
+				 errhint("Plan a new key scheme; snowflake_state() shows the date.")));
+}
+
+/* Wait until the clock shows a millisecond after `ms` (epoch-relative). */
+static void
+wait_past_ms(int64 ms)
+{
+	for (;;)
+	{
+		int64		now_us = idgen_clock_now_us() - sf_epoch_ms * 1000;
+		int64		left_us = (ms + 1) * 1000 - now_us;
+
+		/*
+		 * Done, or the clock stepped back meanwhile (more than a millisecond
+		 * to go): the transition function decides what to do about that.
+		 */
+		if (left_us <= 0 || left_us > 1000)
+			return;
+		CHECK_FOR_INTERRUPTS();
+		/*
+		 * Sleep through most of the wait, leaving a margin for the timer
+		 * slack (50 us and more) so as not to oversleep the boundary, which
+		 * would cost throughput at saturation; yield the core for the rest.
+		 * Waiters therefore burn at most ~300 us of each millisecond.
+		 */
+		if (left_us > 400)
+			pg_usleep(left_us - 300);
+		else
+			sched_yield();
+	}
+}
+
+/*
+ * Reserve `count` consecutive ids (1..4096) within one millisecond; returns
+ * the first.  The only function that changes the state word.
+ */
+static int64
+snowflake_reserve(int32 count, const char *fname)
+{
+	bool		saw_backward = false;
+
+	idgen_check_can_generate(fname);
+	if (unlikely(sf_slot == nullptr))
+		snowflake_attach_generator();
+
+	for (;;)
+	{
+		/* State first, then the clock: a reading older than the state is a real step back. */
+		uint64		state = pg_atomic_read_u64(&sf_shared->state);
+		int64		now = idgen_clock_now_ms() - sf_epoch_ms;
+		int64		floor = idgen_clock_floor_reserved(sf_slot) - sf_epoch_ms;
+		sf::Step	s = sf::next((int64) state, now, idgen_worker_id, count,
+								 floor, idgen_max_clock_backward_ms);
+
+		switch (s.status)
+		{
+			case sf::Status::Ok:
+				if (!pg_atomic_compare_exchange_u64(&sf_shared->state, &state, (uint64) s.new_state))
+					continue;
+				pg_atomic_fetch_add_u64(&sf_shared->issued, count);
+				if (unlikely(s.behind_ms > 0) && !saw_backward)
+					pg_atomic_fetch_add_u64(&sf_shared->clock_backward_events, 1);
+				return s.first_id;
+			case sf::Status::WaitNextMs:
+				pg_atomic_fetch_add_u64(&sf_shared->next_ms_waits, 1);
+				wait_past_ms(now);
+				continue;
+			case sf::Status::ClockBackwardWait:
+				if (!saw_backward)
+					pg_atomic_fetch_add_u64(&sf_shared->clock_backward_events, 1);
+				saw_backward = true;
+				idgen_sleep_ms(s.wait_ms);
+				continue;
+			case sf::Status::FloorReached:
+				idgen_clock_floor_advance(sf_slot, s.need_floor_ms + sf_epoch_ms);
+				continue;
+			case sf::Status::ClockBackwardError:
+				pg_atomic_fetch_add_u64(&sf_shared->clock_backward_errors, 1);
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("%s(): the clock moved backwards by %lld ms", fname, (long long) s.behind_ms),
+						 errdetail("The last id was issued at %s; id_gen.max_clock_backward_ms is %d.",
+								   timestamptz_to_str(unix_ms_to_timestamptz(
+									   ((int64) state >> sf::kTimeShift) + sf_epoch_ms)),
+								   idgen_max_clock_backward_ms),
+						 errhint("No id is issued until the clock catches up. Check the server's time synchronisation, "
+								 "or raise id_gen.max_clock_backward_ms to wait out such steps.")));
+				break;
+			case sf::Status::ClockBeforeEpoch:
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("%s(): the clock reads %lld ms before the snowflake epoch", fname,
+								(long long) s.behind_ms),
+						 errhint("Check the system clock, id_gen.snowflake_epoch and id_gen.clock_offset_ms.")));
+				break;
+			case sf::Status::TimeExhausted:
+				ereport(ERROR,
+						(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+						 errmsg("%s(): the 41-bit time field of snowflake ids is exhausted", fname),
+						 errdetail("It ended at %s (epoch %s).",
+								   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms + sf::kMaxTime))),
+								   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms)))),
+						 errhint("Snowflake ids cannot be generated any more with this epoch.")));
+				break;
+			case sf::Status::BadArgument:
+				elog(ERROR, "%s(): invalid generator argument (worker %d, count %d)",
+					 fname, idgen_worker_id, count);
+				break;
+		}
+	}
+}
+
+/* snowflake_next() → bigint: the next id of this server. */
+IDGEN_FUNCTION(snowflake_next)
+{
+	PG_RETURN_INT64(snowflake_reserve(1, "snowflake_next"));
+}
+
+/*
+ * snowflake_next_batch(n) → SETOF bigint: n (1..4096) consecutive ids of
+ * one millisecond, reserved with one compare-and-swap.
+ */
+IDGEN_FUNCTION(snowflake_next_batch)
+{
+	FuncCallContext *funcctx;
+
+	if (SRF_IS_FIRSTCALL())
+	{
+		int32		n;
+		int64	   *first;
+
+		if (PG_ARGISNULL(0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("snowflake_next_batch(): the count must not be NULL")));
+		n = PG_GETARG_INT32(0);
+		if (n < 1 || n > sf::kIdsPerMs)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("snowflake_next_batch(): the count must be between 1 and %d, not %d",
+							sf::kIdsPerMs, n),
+					 errdetail("A batch is reserved within one millisecond, which holds %d ids.",
+							   sf::kIdsPerMs)));
+		funcctx = SRF_FIRSTCALL_INIT();
+		first = static_cast<int64 *>(MemoryContextAlloc(funcctx->multi_call_memory_ctx, sizeof(int64)));
+		*first = snowflake_reserve(n, "snowflake_next_batch");
+		funcctx->user_fctx = first;
+		funcctx->max_calls = n;
+	}
+	funcctx = SRF_PERCALL_SETUP();
+	if (funcctx->call_cntr < funcctx->max_calls)
+	{
+		int64		id = *static_cast<int64 *>(funcctx->user_fctx) + (int64) funcctx->call_cntr;
+
+		SRF_RETURN_NEXT(funcctx, Int64GetDatum(id));
+	}
+	SRF_RETURN_DONE(funcctx);
+}
+
+/* snowflake_decode(id) → (ts, worker_id, sequence), with this server's epoch. */
+IDGEN_FUNCTION(snowflake_decode)
+{
+	int64		id = PG_GETARG_INT64(0);
+	sf::Parts	p;
+	TupleDesc	tupdesc;
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+
+	if (!sf::decode(id, &p))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%lld is not a snowflake id", (long long) id),
+				 errdetail("Snowflake ids are never negative.")));
+	if (get_call_result_type(fcinfo, nullptr, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	snowflake_attach_shared();
+	values[0] = TimestampTzGetDatum(unix_ms_to_timestamptz(p.time_ms + sf_epoch_ms));
+	values[1] = Int32GetDatum(p.worker);
+	values[2] = Int32GetDatum(p.sequence);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * snowflake_min_id(ts) → bigint: the smallest id any worker can issue at
+ * ts (truncated to the millisecond), so "id >= snowflake_min_id(ts)" selects
+ * ids issued at or after ts.
+ */
+IDGEN_FUNCTION(snowflake_min_id)
+{
+	TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
+	int64		id;
+
+	snowflake_attach_shared();
+	if (TIMESTAMP_NOT_FINITE(ts))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("snowflake_min_id(): the time must be finite")));
+	/* floor division: times before 2000 are negative */
+	int64		pg_ms = ts >= 0 ? ts / 1000 : -((-ts + 999) / 1000);
+	int64		ms = pg_ms + UNIX_MS_AT_PG_EPOCH - sf_epoch_ms;
+
+	if (!sf::min_id(ms, &id))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("snowflake_min_id(): %s is outside the range of snowflake ids",
+						timestamptz_to_str(ts)),
+				 errdetail("Snowflake ids cover %s to %s.",
+						   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms))),
+						   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms + sf::kMaxTime))))));
+	PG_RETURN_INT64(id);
+}
+
+/*
+ * snowflake_state(): what the generator is doing, and when its time field
+ * runs out (with a WARNING within a year of that).
+ */
+IDGEN_FUNCTION(snowflake_state)
+{
+	TupleDesc	tupdesc;
+	Datum		values[13];
+	bool		nulls[13] = {false};
+	int			i = 0;
+
+	if (get_call_result_type(fcinfo, nullptr, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	snowflake_attach_shared();
+
+	uint64		state = pg_atomic_read_u64(&sf_shared->state);
+	IdgenFloorSlot *slot = idgen_clock_floor_peek();
+	int64		end_ms = sf_epoch_ms + sf::kMaxTime;
+	int64		left = end_ms - idgen_clock_now_ms();
+
+	values[i++] = Int32GetDatum(idgen_worker_id);
+	values[i++] = TimestampTzGetDatum(unix_ms_to_timestamptz(sf_epoch_ms));
+	nulls[i] = state == 0;
+	values[i++] = Int64GetDatum((int64) state);
+	nulls[i] = state == 0;
+	values[i++] = TimestampTzGetDatum(unix_ms_to_timestamptz(((int64) state >> sf::kTimeShift) + sf_epoch_ms));
+	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sf_shared->issued));
+	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sf_shared->next_ms_waits));
+	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sf_shared->clock_backward_events));
+	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sf_shared->clock_backward_errors));
+	if (slot != nullptr && pg_atomic_read_u32(&slot->loaded) != 0)
+		values[i] = TimestampTzGetDatum(unix_ms_to_timestamptz(idgen_clock_floor_reserved(slot)));
+	else
+		nulls[i] = true;
+	i++;
+	values[i++] = Int64GetDatum(slot ? (int64) pg_atomic_read_u64(&slot->advances) : 0);
+	values[i++] = TimestampTzGetDatum(unix_ms_to_timestamptz(end_ms));
+	values[i++] = IntervalPGetDatum(DatumGetIntervalP(DirectFunctionCall2(timestamp_mi,
+																			  TimestampTzGetDatum(unix_ms_to_timestamptz(end_ms)),
+																			  TimestampTzGetDatum(unix_ms_to_timestamptz(idgen_clock_now_ms())))));
+	values[i++] = TimestampTzGetDatum(sf_shared->created);
+	Assert(i == 13);
+
+	if (left < EXHAUSTION_WARNING_MS)
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("snowflake ids run out of time %s",
+						left > 0 ? psprintf("in %lld days", (long long) (left / (24 * 3600 * 1000))) : "now"),
+				 errdetail("The 41-bit time field counted from the epoch ends at %s.",
+						   timestamptz_to_str(unix_ms_to_timestamptz(end_ms))),
+				 errhint("Plan a new key scheme before then.")));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/* From _PG_init: the snowflake, clock-floor and decimal_id shared memory. */
+extern void idgen_decimal_id_init(void);
+
+void
+idgen_snowflake_init(void)
+{
+	idgen_shmem_reserve(sizeof(SnowflakeShared));
+	idgen_clock_init();
+	idgen_decimal_id_init();
+}

@@ -1,0 +1,69 @@
+# With shared_preload_libraries = 'id_gen': the epoch is fixed at server
+# start, worker id changes by reload keep ids increasing, decimal_id() refuses
+# an unset launch id, the 1.0 -> 1.1 upgrade path works, several databases
+# share the server's generator while each keeps its own persisted floor, and
+# pg_dump carries the floor and generator sequences.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('sf_preload');
+$node->init;
+$node->append_conf('postgresql.conf',
+	"shared_preload_libraries = 'id_gen'\nid_gen.worker_id = 5\nid_gen.snowflake_epoch = '2020-01-01 00:00:00Z'\n");
+$node->start;
+
+# Upgrade path: install 1.0, update to 1.1.
+$node->safe_psql('postgres', "CREATE EXTENSION id_gen VERSION '1.0'");
+$node->safe_psql('postgres', "ALTER EXTENSION id_gen UPDATE TO '1.1'");
+is($node->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'id_gen'"), '1.1', 'updated to 1.1');
+
+is($node->safe_psql('postgres', "SELECT epoch FROM snowflake_state()"), '2020-01-01 00:00:00+00',
+	'the configured epoch is in force');
+is($node->safe_psql('postgres',
+	"SELECT worker_id = 5 AND abs(extract(epoch FROM ts - clock_timestamp())) < 2 FROM snowflake_decode(snowflake_next())"),
+	't', 'ids decode with the configured epoch and worker id');
+my ($ret, $out, $err) = $node->psql('postgres', "SET id_gen.snowflake_epoch = '2021-01-01 00:00:00Z'");
+like($err, qr/cannot be changed without restarting the server/, 'preloaded, the epoch is fixed at server start');
+
+# Changing the worker id by reload: ids keep increasing.
+my $before = $node->safe_psql('postgres', 'SELECT snowflake_next()');
+$node->append_conf('postgresql.conf', "id_gen.worker_id = 2\n");
+$node->reload;
+$node->poll_query_until('postgres', "SELECT current_setting('id_gen.worker_id') = '2'") or die 'reload not seen';
+is($node->safe_psql('postgres', "SELECT worker_id = 2 AND id > $before FROM (SELECT snowflake_next() AS id) s, snowflake_decode(id)"),
+	't', 'after a worker id change the ids carry the new id and still increase');
+
+# decimal_id() needs a launch id (default -1: unset).
+($ret, $out, $err) = $node->psql('postgres', 'SELECT decimal_id()', extra_params => ['-v', 'VERBOSITY=verbose']);
+like($err, qr/55000: decimal_id\(\): id_gen.launch_id is not set/, 'unset launch id: ERROR 55000');
+like($err, qr/HINT:  Set id_gen.launch_id/, 'with a hint');
+$node->append_conf('postgresql.conf', "id_gen.launch_id = 12\n");
+$node->reload;
+$node->poll_query_until('postgres', "SELECT current_setting('id_gen.launch_id') = '12'") or die 'reload not seen';
+is($node->safe_psql('postgres', 'SELECT launch_id FROM decimal_id_decode(decimal_id())'), '12', 'launch id in the id');
+
+# Two databases share one generator (ids unique and increasing server-wide),
+# each with its own persisted floor.
+$node->safe_psql('postgres', 'CREATE DATABASE other');
+$node->safe_psql('other', 'CREATE EXTENSION id_gen');
+my $a = $node->safe_psql('postgres', 'SELECT snowflake_next()');
+my $b = $node->safe_psql('other', 'SELECT snowflake_next()');
+my $c = $node->safe_psql('postgres', 'SELECT snowflake_next()');
+ok($a < $b && $b < $c, 'ids from two databases interleave in one increasing order');
+is($node->safe_psql('other', 'SELECT last_value > 0 FROM id_gen.clock_floor'), 't', 'the other database persisted its own floor');
+
+# pg_dump keeps the floor and generator sequences (config dump).
+my $dump = $node->safe_psql('postgres', 'SELECT 1') && `pg_dump -d "@{[ $node->connstr('postgres') ]}" 2>&1`;
+like($dump, qr/setval\('id_gen.clock_floor', \d+, true\)/, 'pg_dump saves the clock floor');
+like($dump, qr/setval\('id_gen.decimal_generator', \d+, true\)/, 'pg_dump saves the decimal_id generator sequence');
+
+# The state function after all this.
+is($node->safe_psql('postgres',
+	'SELECT ids_issued >= 4 AND clock_floor > last_time AND time_exhausted_at = timestamptz \'2089-09-06 15:47:35.551+00\' FROM snowflake_state()'),
+	't', 'snowflake_state(): counts, floor ahead of the last id, end of the time field for this epoch');
+
+$node->stop;
+done_testing();

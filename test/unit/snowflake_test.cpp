@@ -1,0 +1,352 @@
+/*
+ * Unit tests for the snowflake layout and the generator's transition
+ * function: every status, sequence rollover, clock steps backwards within and
+ * beyond the tolerance, the persisted floor, and the end of the 41-bit time.
+ */
+#include "core/snowflake.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+using namespace idgen::snowflake;
+
+static const int64_t kNoFloor = kMaxTime;
+
+static int64_t
+id_of(int64_t ms, int32_t w, int32_t s)
+{
+	int64_t		id = -1;
+
+	EXPECT_TRUE(encode(ms, w, s, &id));
+	return id;
+}
+
+TEST(SnowflakeLayout, EncodeDecodeRoundTrip)
+{
+	const int64_t times[] = {0, 1, 4095, 123456789, kMaxTime - 1, kMaxTime};
+	const int32_t workers[] = {0, 1, 512, kMaxWorker};
+	const int32_t seqs[] = {0, 1, 2048, kMaxSequence};
+
+	for (int64_t t : times)
+		for (int32_t w : workers)
+			for (int32_t s : seqs)
+			{
+				int64_t		id;
+				Parts		p;
+
+				ASSERT_TRUE(encode(t, w, s, &id));
+				ASSERT_GE(id, 0);
+				ASSERT_TRUE(decode(id, &p));
+				EXPECT_EQ(p.time_ms, t);
+				EXPECT_EQ(p.worker, w);
+				EXPECT_EQ(p.sequence, s);
+			}
+}
+
+TEST(SnowflakeLayout, BitPositions)
+{
+	EXPECT_EQ(id_of(1, 0, 0), INT64_C(1) << 22);
+	EXPECT_EQ(id_of(0, 1, 0), INT64_C(1) << 12);
+	EXPECT_EQ(id_of(0, 0, 1), 1);
+	EXPECT_EQ(id_of(kMaxTime, kMaxWorker, kMaxSequence), INT64_MAX);
+}
+
+TEST(SnowflakeLayout, RangeChecks)
+{
+	int64_t		id;
+	Parts		p;
+
+	EXPECT_FALSE(encode(-1, 0, 0, &id));
+	EXPECT_FALSE(encode(kMaxTime + 1, 0, 0, &id));
+	EXPECT_FALSE(encode(0, -1, 0, &id));
+	EXPECT_FALSE(encode(0, kMaxWorker + 1, 0, &id));
+	EXPECT_FALSE(encode(0, 0, -1, &id));
+	EXPECT_FALSE(encode(0, 0, kMaxSequence + 1, &id));
+	EXPECT_FALSE(decode(-1, &p));
+	EXPECT_FALSE(decode(INT64_MIN, &p));
+	EXPECT_TRUE(decode(0, &p));
+	EXPECT_TRUE(min_id(0, &id));
+	EXPECT_EQ(id, 0);
+	EXPECT_TRUE(min_id(kMaxTime, &id));
+	EXPECT_FALSE(min_id(kMaxTime + 1, &id));
+	EXPECT_FALSE(min_id(-1, &id));
+}
+
+TEST(SnowflakeLayout, OrderFollowsTime)
+{
+	/* Any id of a later millisecond exceeds every id of an earlier one. */
+	EXPECT_LT(id_of(100, kMaxWorker, kMaxSequence), id_of(101, 0, 0));
+	int64_t		m;
+
+	ASSERT_TRUE(min_id(101, &m));
+	EXPECT_EQ(m, id_of(101, 0, 0));
+	EXPECT_EQ(state_after(100) + 1, m);
+	EXPECT_EQ(state_after(-5), 0);
+	EXPECT_EQ(state_after(kMaxTime + 10), INT64_MAX);
+}
+
+TEST(SnowflakeNext, FirstIdAndFreshMillisecond)
+{
+	Step		s = next(0, 1000, 7, 1, kNoFloor, 10);
+
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(1000, 7, 0));
+	EXPECT_EQ(s.new_state, s.first_id);
+
+	/* A later millisecond restarts the sequence at 0. */
+	s = next(id_of(1000, 7, 99), 1001, 7, 1, kNoFloor, 10);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(1001, 7, 0));
+}
+
+TEST(SnowflakeNext, SameMillisecondContinuesSequence)
+{
+	Step		s = next(id_of(1000, 7, 5), 1000, 7, 1, kNoFloor, 10);
+
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(1000, 7, 6));
+}
+
+TEST(SnowflakeNext, RolloverAt4096WaitsForNextMs)
+{
+	/* Issue a whole millisecond one by one: 4096 distinct increasing ids. */
+	int64_t		state = 0;
+	std::set<int64_t> seen;
+
+	for (int i = 0; i < kIdsPerMs; i++)
+	{
+		Step		s = next(state, 500, 3, 1, kNoFloor, 10);
+
+		ASSERT_EQ(s.status, Status::Ok) << i;
+		ASSERT_GT(s.first_id, state);
+		ASSERT_TRUE(seen.insert(s.first_id).second);
+		state = s.new_state;
+	}
+	EXPECT_EQ(state, id_of(500, 3, kMaxSequence));
+	/* The 4097th in the same millisecond must wait, not wrap. */
+	EXPECT_EQ(next(state, 500, 3, 1, kNoFloor, 10).status, Status::WaitNextMs);
+	Step		s = next(state, 501, 3, 1, kNoFloor, 10);
+
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(501, 3, 0));
+}
+
+TEST(SnowflakeNext, BatchIsContiguousWithinOneMs)
+{
+	/* Exactly what is left of the millisecond: sequence 101..4095. */
+	Step		s = next(id_of(10, 1, 100), 10, 1, 3995, kNoFloor, 10);
+
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(10, 1, 101));
+	EXPECT_EQ(s.new_state, id_of(10, 1, kMaxSequence));
+	EXPECT_EQ(next(id_of(10, 1, 100), 10, 1, 3996, kNoFloor, 10).status, Status::WaitNextMs);
+	/* Does not fit in what is left of the millisecond: wait. */
+	EXPECT_EQ(next(id_of(10, 1, 100), 10, 1, 4096, kNoFloor, 10).status, Status::WaitNextMs);
+	s = next(id_of(10, 1, 100), 11, 1, 4096, kNoFloor, 10);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(11, 1, 0));
+	EXPECT_EQ(s.new_state, id_of(11, 1, kMaxSequence));
+	EXPECT_EQ(next(0, 10, 1, 0, kNoFloor, 10).status, Status::BadArgument);
+	EXPECT_EQ(next(0, 10, 1, 4097, kNoFloor, 10).status, Status::BadArgument);
+	EXPECT_EQ(next(0, 10, 1024, 1, kNoFloor, 10).status, Status::BadArgument);
+	EXPECT_EQ(next(0, 10, -1, 1, kNoFloor, 10).status, Status::BadArgument);
+}
+
+TEST(SnowflakeNext, ClockBackwardWithinToleranceKeepsSequence)
+{
+	/* The pitfall: the sequence must not restart at 0 when the clock steps back. */
+	const int64_t last = id_of(1000, 2, 17);
+	Step		s = next(last, 995, 2, 1, kNoFloor, 10);
+
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, last + 1);
+	EXPECT_EQ(s.behind_ms, 5);
+
+	/* With that millisecond used up, it waits for the clock to come back. */
+	s = next(id_of(1000, 2, kMaxSequence), 995, 2, 1, kNoFloor, 10);
+	ASSERT_EQ(s.status, Status::ClockBackwardWait);
+	EXPECT_EQ(s.behind_ms, 5);
+	EXPECT_EQ(s.wait_ms, 6);
+
+	/* Exactly at the tolerance is still waited out. */
+	EXPECT_EQ(next(last, 990, 2, 1, kNoFloor, 10).status, Status::Ok);
+}
+
+TEST(SnowflakeNext, ClockBackwardBeyondToleranceFails)
+{
+	const int64_t last = id_of(1000, 2, 17);
+	Step		s = next(last, 989, 2, 1, kNoFloor, 10);
+
+	ASSERT_EQ(s.status, Status::ClockBackwardError);
+	EXPECT_EQ(s.behind_ms, 11);
+	/* Tolerance 0: any step back fails, even with sequence left. */
+	EXPECT_EQ(next(last, 999, 2, 1, kNoFloor, 0).status, Status::ClockBackwardError);
+	EXPECT_EQ(next(last, 1000, 2, 1, kNoFloor, 0).status, Status::Ok);
+}
+
+TEST(SnowflakeNext, NeverBelowStateExhaustive)
+{
+	/*
+	 * Every combination of a small state space, clock readings around it
+	 * and both workers: whenever Ok, the run is above the state, within one
+	 * millisecond, carries the worker id, and is not later than max(now, last).
+	 */
+	for (int64_t last_ms = 0; last_ms < 4; last_ms++)
+		for (int32_t lw : {0, 1, 2})
+			for (int32_t ls : {0, 1, 4094, 4095})
+				for (int64_t now = 0; now < 7; now++)
+					for (int32_t w : {0, 1, 2})
+						for (int32_t n : {1, 2, 4096})
+						{
+							const int64_t st = id_of(last_ms, lw, ls);
+							Step		s = next(st, now, w, n, kNoFloor, 2);
+
+							if (s.status != Status::Ok)
+							{
+								if (now >= last_ms)
+									ASSERT_EQ(s.status, Status::WaitNextMs);
+								else if (last_ms - now > 2)
+									ASSERT_EQ(s.status, Status::ClockBackwardError);
+								else
+									ASSERT_EQ(s.status, Status::ClockBackwardWait);
+								continue;
+							}
+							Parts		a,
+										b;
+
+							ASSERT_GT(s.first_id, st);
+							ASSERT_EQ(s.new_state - s.first_id, n - 1);
+							ASSERT_TRUE(decode(s.first_id, &a));
+							ASSERT_TRUE(decode(s.new_state, &b));
+							ASSERT_EQ(a.time_ms, b.time_ms);
+							ASSERT_EQ(a.worker, w);
+							ASSERT_EQ(b.worker, w);
+							ASSERT_LE(a.time_ms, now > last_ms ? now : last_ms);
+							/* A fresh ms starts at sequence 0, when possible the state's own ms. */
+							if (now > last_ms)
+								ASSERT_EQ(a.sequence, 0);
+							else
+								ASSERT_EQ(a.time_ms, last_ms);
+						}
+}
+
+TEST(SnowflakeNext, WorkerIdChangeStaysIncreasing)
+{
+	/* A lower worker id in the same ms would go below the last id: wait. */
+	EXPECT_EQ(next(id_of(50, 9, 0), 50, 8, 1, kNoFloor, 10).status, Status::WaitNextMs);
+	/* A higher one can start at sequence 0 of the same ms. */
+	Step		s = next(id_of(50, 8, 4000), 50, 9, 1, kNoFloor, 10);
+
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(50, 9, 0));
+}
+
+TEST(SnowflakeNext, FloorMustBeRaisedFirst)
+{
+	Step		s = next(id_of(100, 0, 0), 200, 0, 1, 150, 10);
+
+	ASSERT_EQ(s.status, Status::FloorReached);
+	EXPECT_EQ(s.need_floor_ms, 200);
+	EXPECT_EQ(next(id_of(100, 0, 0), 150, 0, 1, 150, 10).status, Status::Ok);
+	/* Restarting above a floor: the first id lies past it, whatever the worker. */
+	const int64_t restart = state_after(150);
+
+	EXPECT_EQ(next(restart, 150, 0, 1, kNoFloor, 10).status, Status::WaitNextMs);
+	s = next(restart, 151, 0, 1, kNoFloor, 10);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_GT(s.first_id, id_of(150, kMaxWorker, kMaxSequence));
+}
+
+TEST(SnowflakeNext, EpochEdgesAndTimeExhaustion)
+{
+	Step		s = next(0, -1, 0, 1, kNoFloor, 10);
+
+	ASSERT_EQ(s.status, Status::ClockBeforeEpoch);
+	EXPECT_EQ(s.behind_ms, 1);
+	s = next(0, 0, 5, 1, kNoFloor, 10);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(0, 5, 0));
+
+	/* The last millisecond of the 41-bit field is usable, then it is over. */
+	s = next(0, kMaxTime, kMaxWorker, 1, kNoFloor, 10);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(kMaxTime, kMaxWorker, 0));
+	EXPECT_EQ(next(0, kMaxTime + 1, 0, 1, kNoFloor, 10).status, Status::TimeExhausted);
+	EXPECT_EQ(next(INT64_MAX, kMaxTime, kMaxWorker, 1, kNoFloor, 10).status,
+			  Status::TimeExhausted);
+	/* Never a negative id: every Ok id near the end is >= 0. */
+	s = next(id_of(kMaxTime, kMaxWorker, kMaxSequence - 1), kMaxTime, kMaxWorker, 1, kNoFloor, 10);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, INT64_MAX);
+}
+
+/*
+ * The protocol of the glue, in plain C++: threads advance one shared state
+ * word with compare-and-swap, each reading the state first and the clock
+ * second.  The fake clock steps back by up to the tolerance now and then.
+ * Every id must be unique, and each thread must see its ids increase.
+ */
+#include <atomic>
+#include <thread>
+#include <vector>
+#include <algorithm>
+
+TEST(SnowflakeNext, ConcurrentCompareAndSwapNeverDuplicates)
+{
+	constexpr int kThreads = 4;
+	constexpr int kPerThread = 100000;
+	std::atomic<int64_t> state{0};
+	std::atomic<int64_t> clock{1000};
+	std::vector<std::vector<int64_t>> got(kThreads);
+
+	auto worker = [&](int t) {
+		uint32_t	rnd = 12345u + static_cast<uint32_t>(t);
+
+		got[t].reserve(kPerThread);
+		while (static_cast<int>(got[t].size()) < kPerThread)
+		{
+			int64_t		st = state.load();
+			int64_t		now = clock.load();
+			const int32_t n = (rnd % 7 == 0) ? 3 : 1;
+			Step		s = next(st, now, 9, n, kNoFloor, 5);
+
+			rnd = rnd * 1103515245u + 12345u;
+			if (s.status == Status::Ok)
+			{
+				if (state.compare_exchange_strong(st, s.new_state))
+					for (int64_t id = s.first_id; id <= s.new_state; id++)
+						got[t].push_back(id);
+			}
+			else
+			{
+				ASSERT_TRUE(s.status == Status::WaitNextMs || s.status == Status::ClockBackwardWait);
+				/* "Time passes": forward, or now and then 3 ms back. */
+				int64_t		c = clock.load();
+
+				if (rnd % 16 == 0)
+					clock.compare_exchange_strong(c, c - 3);
+				else
+					clock.compare_exchange_strong(c, std::max(c, st >> kTimeShift) + 1);
+			}
+		}
+	};
+	std::vector<std::thread> threads;
+
+	for (int t = 0; t < kThreads; t++)
+		threads.emplace_back(worker, t);
+	for (auto &th : threads)
+		th.join();
+
+	std::vector<int64_t> all;
+
+	for (auto &v : got)
+	{
+		for (size_t i = 1; i < v.size(); i++)
+			ASSERT_LT(v[i - 1], v[i]);
+		all.insert(all.end(), v.begin(), v.end());
+	}
+	std::sort(all.begin(), all.end());
+	EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end());
+	EXPECT_GE(all.size(), static_cast<size_t>(kThreads * kPerThread));
+}

@@ -15,6 +15,7 @@ extern PGDLLEXPORT void _PG_init(void);
 }
 
 extern void idgen_hilo_init(void);
+extern void idgen_timeuuid_init(void);
 
 void
 _PG_init(void)
@@ -22,6 +23,7 @@ _PG_init(void)
 	idgen_define_gucs();
 	idgen_shmem_install_hooks();
 	idgen_hilo_init();
+	idgen_timeuuid_init();
 }
 
 /*

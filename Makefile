@@ -21,7 +21,7 @@ DATA = $(sort $(wildcard sql/$(EXTENSION)--*.sql))
 # is the configuration CREATE EXTENSION must work in.
 REGRESS = setup timeuuid timeuuid_index
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
-ISOLATION =
+ISOLATION = timeuuid_concurrent
 ISOLATION_OPTS = --inputdir=test
 TAP_TESTS = 1
 

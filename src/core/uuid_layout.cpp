@@ -330,8 +330,8 @@ uuid_swap_guid_fields(const uint8_t in[kUuidLen], uint8_t out[kUuidLen])
 void
 uuid_v7_build(uint8_t out[kUuidLen], uint64_t ms, unsigned rand_a, uint64_t rand_b)
 {
-	store_be(out, 6, ms & kMaxV7Ms);
-	store_be(out + 6, 2, 0x7000 | (rand_a & 0x0FFF));
+	/* Two big-endian words: the compiler turns each into one byte swap. */
+	store_be(out, 8, (ms & kMaxV7Ms) << 16 | 0x7000 | (rand_a & 0x0FFF));
 	store_be(out + 8, 8, (2ULL << 62) | (rand_b & ((1ULL << 62) - 1)));
 }
 

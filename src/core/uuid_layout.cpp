@@ -148,6 +148,8 @@ timeuuid_classify(const uint8_t u[kUuidLen])
 static inline uint64_t
 load_be(const uint8_t *p, int n)
 {
+	if (n == 8)
+		return load_be64(p);
 	uint64_t	v = 0;
 
 	for (int i = 0; i < n; i++)
@@ -158,6 +160,12 @@ load_be(const uint8_t *p, int n)
 static inline void
 store_be(uint8_t *p, int n, uint64_t v)
 {
+	if (n == 8)
+	{
+		v = to_be64(v);
+		memcpy(p, &v, 8);
+		return;
+	}
 	for (int i = n - 1; i >= 0; i--)
 	{
 		p[i] = static_cast<uint8_t>(v);
@@ -239,7 +247,7 @@ timeuuid_key(const uint8_t u[kUuidLen])
 }
 
 int
-timeuuid_compare(const uint8_t a[kUuidLen], const uint8_t b[kUuidLen])
+timeuuid_compare_keys(const uint8_t a[kUuidLen], const uint8_t b[kUuidLen])
 {
 	TimeuuidKey ka = timeuuid_key(a);
 	TimeuuidKey kb = timeuuid_key(b);

@@ -380,3 +380,29 @@ TEST(Generator, WordsGiveStrictlyIncreasingV7)
 	}
 	EXPECT_GT(uuid_v7_ms(cur.b), 1700000000000ULL);
 }
+
+/* The byte-order fast path for v7/v7 and v6/v6 agrees with the key order. */
+TEST(Order, FastPathAgreesWithKeys)
+{
+	std::mt19937_64 rng(11);
+
+	for (int i = 0; i < 200000; i++)
+	{
+		U			a, b;
+
+		for (auto &x : a.b)
+			x = static_cast<uint8_t>(rng());
+		b = a;
+		/* Versions 6 or 7 mostly, sometimes equal prefixes. */
+		a.b[6] = static_cast<uint8_t>((a.b[6] & 0x0F) | (i & 1 ? 0x70 : 0x60));
+		a.b[8] = static_cast<uint8_t>((a.b[8] & 0x3F) | 0x80);
+		b = a;
+		b.b[rng() % kUuidLen] ^= static_cast<uint8_t>(1u << (rng() % 8));
+		TimeuuidKey ka = timeuuid_key(a.b), kb = timeuuid_key(b.b);
+		int			by_key = ka.cls != kb.cls ? (ka.cls < kb.cls ? -1 : 1)
+			: ka.hi != kb.hi ? (ka.hi < kb.hi ? -1 : 1)
+			: ka.lo != kb.lo ? (ka.lo < kb.lo ? -1 : 1) : 0;
+
+		ASSERT_EQ(timeuuid_compare(a.b, b.b), by_key) << fmt(a) << " " << fmt(b);
+	}
+}

@@ -16,6 +16,7 @@ OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 HEADERS = $(wildcard src/core/*.hpp src/pg/*.hpp)
 
 DATA = $(sort $(wildcard sql/$(EXTENSION)--*.sql))
+EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text
 
 # Regression tests run on a stock server (no shared_preload_libraries): that
 # is the configuration CREATE EXTENSION must work in.

@@ -90,6 +90,22 @@ RESET enable_seqscan;
 RESET enable_bitmapscan;
 RESET enable_indexonlyscan;
 
+-- Hash partitioning uses hash_extended: rows spread over the partitions and
+-- an equality on the key prunes to one of them.  The hashes are uuid's.
+CREATE TABLE tu_part (id timeuuid) PARTITION BY HASH (id);
+CREATE TABLE tu_part_0 PARTITION OF tu_part FOR VALUES WITH (MODULUS 3, REMAINDER 0);
+CREATE TABLE tu_part_1 PARTITION OF tu_part FOR VALUES WITH (MODULUS 3, REMAINDER 1);
+CREATE TABLE tu_part_2 PARTITION OF tu_part FOR VALUES WITH (MODULUS 3, REMAINDER 2);
+INSERT INTO tu_part SELECT id FROM tu;
+SELECT count(*) BETWEEN 28000 AND 30300 AS balanced FROM tu_part_0;
+EXPLAIN (COSTS OFF) SELECT * FROM tu_part WHERE id = '018cc252-0f58-7000-8000-000000000000';
+SELECT count(*) FROM tu_part WHERE id = :'probe';
+SELECT bool_and(timeuuid_hash(id) = uuid_hash(id::uuid)
+            AND timeuuid_hash_extended(id, 7) = uuid_hash_extended(id::uuid, 7)
+            AND timeuuid_hash(id) = (timeuuid_hash_extended(id, 0) << 32 >> 32)::int) AS hashes_agree
+  FROM tu;
+DROP TABLE tu_part;
+
 -- 5. BRIN minmax: rows inserted in time order give narrow block ranges.
 CREATE TABLE tu_log AS SELECT timeuuid_next() AS id, n FROM generate_series(1, 50000) n;
 CREATE INDEX tu_log_brin ON tu_log USING brin (id) WITH (pages_per_range = 4);

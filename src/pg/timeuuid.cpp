@@ -18,6 +18,7 @@ extern "C" {
 #include "common/hashfn.h"
 #include "lib/hyperloglog.h"
 #include "libpq/pqformat.h"
+#include "utils/guc.h"
 #include "utils/sortsupport.h"
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
@@ -244,10 +245,24 @@ tu_abbrev_abort(int memtupcount, SortSupport ssup)
 	card = estimateHyperLogLog(&st->card);
 	if (card > 100000.0)
 	{
+#ifdef TRACE_SORT
+		if (trace_sort)
+			elog(LOG, "timeuuid_abbrev: estimation ends at cardinality %f after " INT64_FORMAT " values",
+				 card, st->input_count);
+#endif
 		st->estimating = false;
 		return false;
 	}
-	return card < st->input_count / 2000.0 + 0.5;
+	if (card < st->input_count / 2000.0 + 0.5)
+	{
+#ifdef TRACE_SORT
+		if (trace_sort)
+			elog(LOG, "timeuuid_abbrev: aborting abbreviation at cardinality %f after " INT64_FORMAT " values",
+				 card, st->input_count);
+#endif
+		return true;
+	}
+	return false;
 }
 
 IDGEN_FUNCTION(timeuuid_sortsupport)

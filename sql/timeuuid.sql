@@ -1,6 +1,6 @@
 -- timeuuid: a UUID type ordered by the time it carries (RFC 9562 v1, v6, v7).
 -- Random output is checked with true/false assertions.
-\set VERBOSITY verbose
+-- Each statement expected to fail prints its SQLSTATE after the error.
 SET timezone = 'UTC';
 
 -- 1. Text input accepts every form core uuid accepts, and prints canonically.
@@ -18,25 +18,31 @@ SELECT bool_and(v::timeuuid::uuid = v::uuid) AS same_as_uuid
                ('017f-22e2-79b0-7cc3-98c4-dc0c-0c07-398f')) AS t(v);
 
 -- 2. Malformed text: the same syntax errors as uuid (22P02).
-SELECT ''::timeuuid;
-SELECT '017f22e2-79b0-7cc3-98c4-dc0c0c07398'::timeuuid;
-SELECT '017f22e2-79b0-7cc3-98c4-dc0c0c07398f0'::timeuuid;
-SELECT '017f22e2-79b0-7cc3-98c4-dc0c0c07398f-'::timeuuid;
-SELECT '017f2-2e2-79b0-7cc3-98c4-dc0c0c07398f'::timeuuid;
-SELECT '{017f22e2-79b0-7cc3-98c4-dc0c0c07398f'::timeuuid;
-SELECT ' 017f22e2-79b0-7cc3-98c4-dc0c0c07398f'::timeuuid;
-SELECT '017g22e2-79b0-7cc3-98c4-dc0c0c07398f'::timeuuid;
-SELECT '017f22e2-79b0-7cc3-98c4-dc0c0c07398f''; DROP TABLE x; --'::timeuuid;
+SELECT ''::timeuuid; \echo :LAST_ERROR_SQLSTATE
+SELECT '017f22e2-79b0-7cc3-98c4-dc0c0c07398'::timeuuid; \echo :LAST_ERROR_SQLSTATE
+SELECT '017f22e2-79b0-7cc3-98c4-dc0c0c07398f0'::timeuuid; \echo :LAST_ERROR_SQLSTATE
+SELECT '017f22e2-79b0-7cc3-98c4-dc0c0c07398f-'::timeuuid; \echo :LAST_ERROR_SQLSTATE
+SELECT '017f2-2e2-79b0-7cc3-98c4-dc0c0c07398f'::timeuuid; \echo :LAST_ERROR_SQLSTATE
+SELECT '{017f22e2-79b0-7cc3-98c4-dc0c0c07398f'::timeuuid; \echo :LAST_ERROR_SQLSTATE
+SELECT ' 017f22e2-79b0-7cc3-98c4-dc0c0c07398f'::timeuuid; \echo :LAST_ERROR_SQLSTATE
+SELECT '017g22e2-79b0-7cc3-98c4-dc0c0c07398f'::timeuuid; \echo :LAST_ERROR_SQLSTATE
+-- an injection attempt is just malformed text
+SELECT '017f22e2-79b0-7cc3-98c4-dc0c0c07398f''; DROP TABLE x; --'::timeuuid; \echo :LAST_ERROR_SQLSTATE
 
 -- 3. Versions: only 1, 6 and 7 of the RFC 9562 variant (22P02, naming the version).
 SELECT 'c232ab00-9414-11ec-b3c8-9f6bdeced846'::timeuuid AS v1,
        '1ec9414c-232a-6b00-b3c8-9f6bdeced846'::timeuuid AS v6,
        '017f22e2-79b0-7cc3-98c4-dc0c0c07398f'::timeuuid AS v7;
-SELECT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::timeuuid;	-- version 4
-SELECT '5df41881-3aed-3515-88a7-2f4a814cf09e'::timeuuid;	-- version 3
-SELECT '017f22e2-79b0-8cc3-98c4-dc0c0c07398f'::timeuuid;	-- version 8
-SELECT '017f22e2-79b0-7cc3-18c4-dc0c0c07398f'::timeuuid;	-- NCS variant (0)
-SELECT '017f22e2-79b0-7cc3-c8c4-dc0c0c07398f'::timeuuid;	-- Microsoft variant (110)
+-- version 4
+SELECT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::timeuuid; \echo :LAST_ERROR_SQLSTATE
+-- version 3
+SELECT '5df41881-3aed-3515-88a7-2f4a814cf09e'::timeuuid; \echo :LAST_ERROR_SQLSTATE
+-- version 8
+SELECT '017f22e2-79b0-8cc3-98c4-dc0c0c07398f'::timeuuid; \echo :LAST_ERROR_SQLSTATE
+-- NCS variant (0)
+SELECT '017f22e2-79b0-7cc3-18c4-dc0c0c07398f'::timeuuid; \echo :LAST_ERROR_SQLSTATE
+-- Microsoft variant (110)
+SELECT '017f22e2-79b0-7cc3-c8c4-dc0c0c07398f'::timeuuid; \echo :LAST_ERROR_SQLSTATE
 -- The nil and max UUIDs are accepted as sentinels: nil sorts first, max last.
 SELECT '00000000-0000-0000-0000-000000000000'::timeuuid AS nil,
        'ffffffff-ffff-ffff-ffff-ffffffffffff'::timeuuid AS max;
@@ -46,17 +52,18 @@ SELECT '00000000-0000-0000-0000-000000000000'::timeuuid AS nil,
 SELECT castcontext, castmethod, castsource::regtype, casttarget::regtype
   FROM pg_cast WHERE castsource = 'timeuuid'::regtype OR casttarget = 'timeuuid'::regtype
  ORDER BY 3;
-SELECT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid::timeuuid;
+SELECT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid::timeuuid; \echo :LAST_ERROR_SQLSTATE
 SELECT '017f22e2-79b0-7cc3-98c4-dc0c0c07398f'::uuid::timeuuid;
 CREATE TEMP TABLE cast_u (u uuid, t timeuuid);
 INSERT INTO cast_u VALUES ('017f22e2-79b0-7cc3-98c4-dc0c0c07398f'::timeuuid,
                            '1ec9414c-232a-6b00-b3c8-9f6bdeced846'::uuid);
-INSERT INTO cast_u (t) VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid);	-- rejected: version 4
+-- rejected: version 4
+INSERT INTO cast_u (t) VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid); \echo :LAST_ERROR_SQLSTATE
 UPDATE cast_u SET u = t, t = u RETURNING *;
-SELECT * FROM cast_u WHERE t = u;
+SELECT * FROM cast_u WHERE t = u; \echo :LAST_ERROR_SQLSTATE
 SELECT * FROM cast_u WHERE t = u::timeuuid;
 -- A literal for a function overloaded on uuid and timeuuid needs its type.
-SELECT uuid_extract_version('017f22e2-79b0-7cc3-98c4-dc0c0c07398f');
+SELECT uuid_extract_version('017f22e2-79b0-7cc3-98c4-dc0c0c07398f'); \echo :LAST_ERROR_SQLSTATE
 
 -- 5. Binary send/receive is uuid's: the same bytes; receive validates too.
 SELECT timeuuid_send('017f22e2-79b0-7cc3-98c4-dc0c0c07398f') =
@@ -69,7 +76,7 @@ COPY (SELECT '017f22e2-79b0-7cc3-98c4-dc0c0c07398f'::uuid) TO :'bin_ok' (FORMAT 
 COPY (SELECT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid) TO :'bin_bad' (FORMAT binary);
 CREATE TEMP TABLE bin_in (t timeuuid);
 COPY bin_in FROM :'bin_ok' (FORMAT binary);
-COPY bin_in FROM :'bin_bad' (FORMAT binary);
+COPY bin_in FROM :'bin_bad' (FORMAT binary); \echo :LAST_ERROR_SQLSTATE
 SELECT * FROM bin_in;
 
 -- 6. RFC 9562 Appendix A: one instant (2022-02-22 19:22:22 UTC) in v1, v6, v7.
@@ -138,10 +145,10 @@ SELECT label FROM ord
  WHERE v BETWEEN timeuuid_min('2022-02-22 19:22:22+00') AND timeuuid_max('2022-02-22 19:22:22.999+00')
  ORDER BY v;
 SELECT timeuuid_min('1970-01-01 00:00:00+00'), timeuuid_max('10889-08-02 05:31:50.655+00');
-SELECT timeuuid_min('1969-12-31 23:59:59.999+00');
-SELECT timeuuid_max('10889-08-02 05:31:50.656+00');
-SELECT timeuuid_next('infinity');
-SELECT timeuuid_min('-infinity');
+SELECT timeuuid_min('1969-12-31 23:59:59.999+00'); \echo :LAST_ERROR_SQLSTATE
+SELECT timeuuid_max('10889-08-02 05:31:50.656+00'); \echo :LAST_ERROR_SQLSTATE
+SELECT timeuuid_next('infinity'); \echo :LAST_ERROR_SQLSTATE
+SELECT timeuuid_min('-infinity'); \echo :LAST_ERROR_SQLSTATE
 SELECT timeuuid_next(NULL), timeuuid_min(NULL), timeuuid_timestamp(NULL);
 
 -- 10. Version 6 from libuuid, and conversions.
@@ -151,12 +158,12 @@ SELECT timeuuid_v1_to_v6('c232ab00-9414-11ec-b3c8-9f6bdeced846') AS v6,
        timeuuid_v6_to_v1('1ec9414c-232a-6b00-b3c8-9f6bdeced846') AS v1;
 SELECT bool_and(timeuuid_v6_to_v1(timeuuid_v1_to_v6(u))::uuid = u) AS round_trip
   FROM (SELECT timeuuid_v6_to_v1(timeuuid_v6())::uuid AS u FROM generate_series(1, 100)) s;
-SELECT timeuuid_v1_to_v6('017f22e2-79b0-7cc3-98c4-dc0c0c07398f');
-SELECT timeuuid_v6_to_v1('c232ab00-9414-11ec-b3c8-9f6bdeced846');
-SELECT timeuuid_v1_to_v6('00000000-0000-0000-0000-000000000000');
+SELECT timeuuid_v1_to_v6('017f22e2-79b0-7cc3-98c4-dc0c0c07398f'); \echo :LAST_ERROR_SQLSTATE
+SELECT timeuuid_v6_to_v1('c232ab00-9414-11ec-b3c8-9f6bdeced846'); \echo :LAST_ERROR_SQLSTATE
+SELECT timeuuid_v1_to_v6('00000000-0000-0000-0000-000000000000'); \echo :LAST_ERROR_SQLSTATE
 -- SQL Server NEWSEQUENTIALID(): the RFC v1 vector as SQL Server prints it.
 SELECT timeuuid_from_sqlserver('00AB32C2-1494-EC11-B3C8-9F6BDECED846');
-SELECT timeuuid_from_sqlserver('c232ab00-9414-11ec-b3c8-9f6bdeced846');
+SELECT timeuuid_from_sqlserver('c232ab00-9414-11ec-b3c8-9f6bdeced846'); \echo :LAST_ERROR_SQLSTATE
 
 -- 11. PostgreSQL 17/18 names on uuid behave as core: v1 and v7 only, NULL otherwise.
 SELECT u, uuid_extract_version(u), uuid_extract_timestamp(u)

@@ -62,6 +62,15 @@ INSERT INTO cast_u (t) VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid); \e
 UPDATE cast_u SET u = t, t = u RETURNING *;
 SELECT * FROM cast_u WHERE t = u; \echo :LAST_ERROR_SQLSTATE
 SELECT * FROM cast_u WHERE t = u::timeuuid;
+-- An existing uuid column converts in place (the assignment cast validates).
+CREATE TEMP TABLE legacy (id uuid PRIMARY KEY);
+INSERT INTO legacy VALUES ('c232ab00-9414-11ec-b3c8-9f6bdeced846'), ('017f22e2-79b0-7cc3-98c4-dc0c0c07398f');
+ALTER TABLE legacy ALTER COLUMN id TYPE timeuuid;
+SELECT id, pg_typeof(id) FROM legacy ORDER BY id;
+
+CREATE TEMP TABLE legacy4 (id uuid);
+INSERT INTO legacy4 VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11');
+ALTER TABLE legacy4 ALTER COLUMN id TYPE timeuuid; \echo :LAST_ERROR_SQLSTATE
 -- A literal for a function overloaded on uuid and timeuuid needs its type.
 SELECT uuid_extract_version('017f22e2-79b0-7cc3-98c4-dc0c0c07398f'); \echo :LAST_ERROR_SQLSTATE
 

@@ -43,14 +43,14 @@ tu_check(const uint8 *data, int sqlstate, const char *what)
 	if (kind == idgen::TimeuuidKind::bad_version)
 		ereport(ERROR,
 				(errcode(sqlstate),
-				 errmsg("invalid input value for type timeuuid: \"%s\"", what),
-				 errdetail("It is a version %d UUID; timeuuid accepts versions 1, 6 and 7.",
-						   idgen::uuid_version(data)),
+				 errmsg("UUID version %d is not valid for type timeuuid: \"%s\"",
+						idgen::uuid_version(data), what),
+				 errdetail("timeuuid accepts versions 1, 6 and 7 of the RFC 9562 variant, and the nil and max UUIDs."),
 				 errhint("Keep other UUIDs in a uuid column.")));
 	if (kind == idgen::TimeuuidKind::bad_variant)
 		ereport(ERROR,
 				(errcode(sqlstate),
-				 errmsg("invalid input value for type timeuuid: \"%s\"", what),
+				 errmsg("UUID variant is not valid for type timeuuid: \"%s\"", what),
 				 errdetail("Its variant bits are %d%d, not the 10 of RFC 9562 UUIDs.",
 						   data[8] >> 7, (data[8] >> 6) & 1)));
 }

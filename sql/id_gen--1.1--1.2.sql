@@ -162,6 +162,39 @@ CREATE OPERATOR CLASS timeuuid_minmax_ops
         FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
         FUNCTION 4 brin_minmax_union(internal, internal, internal);
 
+-- Non-default BRIN classes, as core has for uuid: minmax-multi (several
+-- ranges per block range, for tables filled mostly but not strictly in time
+-- order, e.g. with back-filled rows) and bloom (equality only).
+CREATE FUNCTION timeuuid_minmax_multi_distance(internal, internal) RETURNS double precision
+    AS 'MODULE_PATHNAME', 'timeuuid_minmax_multi_distance'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_minmax_multi_distance(internal, internal) IS
+    'BRIN minmax-multi support: distance of two timeuuids on the time line';
+
+CREATE OPERATOR CLASS timeuuid_minmax_multi_ops
+    FOR TYPE timeuuid USING brin AS
+        OPERATOR 1 <,
+        OPERATOR 2 <=,
+        OPERATOR 3 =,
+        OPERATOR 4 >=,
+        OPERATOR 5 >,
+        FUNCTION 1 brin_minmax_multi_opcinfo(internal),
+        FUNCTION 2 brin_minmax_multi_add_value(internal, internal, internal, internal),
+        FUNCTION 3 brin_minmax_multi_consistent(internal, internal, internal, integer),
+        FUNCTION 4 brin_minmax_multi_union(internal, internal, internal),
+        FUNCTION 5 brin_minmax_multi_options(internal),
+        FUNCTION 11 timeuuid_minmax_multi_distance(internal, internal);
+
+CREATE OPERATOR CLASS timeuuid_bloom_ops
+    FOR TYPE timeuuid USING brin AS
+        OPERATOR 1 =,
+        FUNCTION 1 brin_bloom_opcinfo(internal),
+        FUNCTION 2 brin_bloom_add_value(internal, internal, internal, internal),
+        FUNCTION 3 brin_bloom_consistent(internal, internal, internal, integer),
+        FUNCTION 4 brin_bloom_union(internal, internal, internal),
+        FUNCTION 5 brin_bloom_options(internal),
+        FUNCTION 11 timeuuid_hash(timeuuid);
+
 -- min and max in time order; the sort operators let the planner answer
 -- them from a btree index.
 CREATE AGGREGATE min(timeuuid) (

@@ -117,6 +117,22 @@ SELECT count(*) FROM tu_log WHERE id BETWEEN (SELECT min(id) FROM mid) AND (SELE
 SELECT count(*), min(n), max(n) FROM tu_log
  WHERE id BETWEEN (SELECT min(id) FROM mid) AND (SELECT max(id) FROM mid);
 SELECT count(*) FROM tu_log WHERE id = (SELECT min(id) FROM mid);
+-- minmax-multi (several intervals per block range, for tables whose rows
+-- arrive partly out of order): 500 rows back-filled a day earlier, then the
+-- same range query, and one over the back-filled rows.
+INSERT INTO tu_log SELECT timeuuid_next(now() - interval '1 day'), -n FROM generate_series(1, 500) n;
+CREATE INDEX tu_log_multi ON tu_log USING brin (id timeuuid_minmax_multi_ops) WITH (pages_per_range = 4);
+DROP INDEX tu_log_brin;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM tu_log WHERE id BETWEEN (SELECT min(id) FROM mid) AND (SELECT max(id) FROM mid);
+SELECT count(*), min(n), max(n) FROM tu_log
+ WHERE id BETWEEN (SELECT min(id) FROM mid) AND (SELECT max(id) FROM mid);
+SELECT count(*) FROM tu_log WHERE id < timeuuid_min(now() - interval '12 hours');
+-- bloom: equality only.
+CREATE INDEX tu_log_bloom ON tu_log USING brin (id timeuuid_bloom_ops);
+DROP INDEX tu_log_multi;
+EXPLAIN (COSTS OFF) SELECT n FROM tu_log WHERE id = (SELECT min(id) FROM mid);
+SELECT n FROM tu_log WHERE id = (SELECT min(id) FROM mid);
 RESET enable_seqscan;
 
 -- 6. Sorting 200,000 values with abbreviated keys: a burst of timeuuid_next()

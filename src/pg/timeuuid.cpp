@@ -301,6 +301,35 @@ IDGEN_FUNCTION(timeuuid_hash_extended)
 }
 
 /*
+ * Distance for the BRIN minmax-multi operator class: how far apart two
+ * values are on the time line, so that it merges the closest ranges.  A
+ * value's position is its key read as one number (nil at 0, anything not
+ * time-based at the far end); positions never decrease along the order, so
+ * the distance between ordered values is never negative.
+ */
+static double
+tu_position(const uint8 *data)
+{
+	idgen::TimeuuidKey k = idgen::timeuuid_key(data);
+
+	if (k.cls == 0)
+		return 0.0;
+	if (k.cls == 1)
+		return static_cast<double>(k.hi) + static_cast<double>(k.lo) / 18446744073709551616.0;
+	return 18446744073709551616.0 * (k.cls == 2 ? 1.0 : 2.0);
+}
+
+IDGEN_FUNCTION(timeuuid_minmax_multi_distance)
+{
+	const pg_uuid_t *a = reinterpret_cast<const pg_uuid_t *>(PG_GETARG_POINTER(0));
+	const pg_uuid_t *b = reinterpret_cast<const pg_uuid_t *>(PG_GETARG_POINTER(1));
+	double		delta = tu_position(b->data) - tu_position(a->data);
+
+	Assert(delta >= 0);
+	PG_RETURN_FLOAT8(delta);
+}
+
+/*
  * timeuuid_timestamp(timeuuid), also uuid_extract_timestamp(timeuuid): the
  * time a value carries, for v1, v6 (100-ns ticks truncated to microseconds)
  * and v7 (milliseconds); NULL for the nil and max UUIDs.

@@ -16,12 +16,13 @@ OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 HEADERS = $(wildcard src/core/*.hpp src/pg/*.hpp)
 
 DATA = $(sort $(wildcard sql/$(EXTENSION)--*.sql))
+EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text
 
 # Regression tests run on a stock server (no shared_preload_libraries): that
 # is the configuration CREATE EXTENSION must work in.
-REGRESS = setup snowflake decimal_id
+REGRESS = setup snowflake decimal_id timeuuid timeuuid_index
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
-ISOLATION = snowflake_concurrent decimal_concurrent
+ISOLATION = snowflake_concurrent decimal_concurrent timeuuid_concurrent
 ISOLATION_OPTS = --inputdir=test
 TAP_TESTS = 1
 
@@ -60,7 +61,7 @@ PG_ISOLATION_REGRESS = $(pgxsdir)/src/test/isolation/pg_isolation_regress
 GTEST_LIBS = -lgtest -lgtest_main -pthread
 UNIT_SRCS = $(sort $(wildcard test/unit/*.cpp))
 
-.PHONY: test unit temp-install test-regress test-isolation test-tap
+.PHONY: test unit fuzz temp-install test-regress test-isolation test-tap
 
 test/unit/run_unit_tests: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.hpp)
 	$(CXX) -std=c++17 -O2 -g -Wall -Wextra $(if $(WERROR),-Werror) -Isrc \
@@ -68,6 +69,19 @@ test/unit/run_unit_tests: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.hpp)
 
 unit: test/unit/run_unit_tests
 	test/unit/run_unit_tests
+
+# libFuzzer target for the UUID text parser (clang, libclang-rt-14-dev),
+# run for FUZZ_TIME seconds from the seed corpus in test/fuzz/corpus.
+FUZZ_TIME ?= 15
+FUZZ_CXX ?= clang++
+test/fuzz/fuzz_uuid_text: test/fuzz/fuzz_uuid_text.cpp src/core/uuid_layout.cpp src/core/uuid_layout.hpp
+	$(FUZZ_CXX) -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -Isrc test/fuzz/fuzz_uuid_text.cpp src/core/uuid_layout.cpp -o $@
+
+fuzz: test/fuzz/fuzz_uuid_text
+	rm -rf tmp_check/fuzz && mkdir -p tmp_check/fuzz/corpus
+	test/fuzz/fuzz_uuid_text -max_total_time=$(FUZZ_TIME) -max_len=64 -print_final_stats=1 \
+		-artifact_prefix=tmp_check/fuzz/ tmp_check/fuzz/corpus test/fuzz/corpus
 
 temp-install: all
 	rm -rf $(TMP_INSTALL)
@@ -94,7 +108,7 @@ test-tap:
 	PATH="$(TMP_BINDIR):$$PATH" PG_REGRESS=$(PG_REGRESS) TESTDIR=$(CURDIR)/tmp_check/tap \
 		prove -I $(pgxsdir)/src/test/perl -I test/t --timer $(PROVE_FLAGS) test/t/*.pl
 
-test: unit temp-install test-regress test-isolation test-tap
+test: unit fuzz temp-install test-regress test-isolation test-tap
 
 print-tmp-bindir:
 	@echo $(TMP_BINDIR)

@@ -9,7 +9,7 @@ RUN_USER=${ID_GEN_USER:-postgres}
 
 # Debian packages the build, the tests and the benchmark need.
 DEPS="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib
-      uuid-dev libgtest-dev g++ make libipc-run-perl perl"
+      uuid-dev libgtest-dev g++ make libipc-run-perl perl clang libclang-rt-14-dev"
 
 install_deps() {
     local missing=()

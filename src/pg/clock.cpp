@@ -222,8 +222,13 @@ persist_floor(Oid seqoid, int64 value)
 						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
 	DirectFunctionCall2(setval_oid, ObjectIdGetDatum(seqoid), Int64GetDatum(value));
 	SetUserIdAndSecContext(save_userid, save_sec_context);
-	/* setval's WAL record is not flushed by anyone else: the id depends on it. */
-	XLogFlush(GetXLogInsertRecPtr());
+	/*
+	 * setval's WAL record is not flushed by anyone else: the id depends on
+	 * it.  XactLastRecEnd is the end of the record this backend just wrote
+	 * (the insert position could lie past a page header, which XLogFlush
+	 * rejects).
+	 */
+	XLogFlush(XactLastRecEnd);
 }
 
 static char *

@@ -130,9 +130,15 @@ take_generator(DecimalSlot *slot, uint64 seen)
 							   (long long) dec::kMaxCounter),
 					 errhint("Ids keep their uniqueness only with a new launch_id: set a launch_id never used with this database "
 							 "and reset the sequence id_gen.decimal_generator with setval(..., 0, false).")));
+		XLogRecPtr	before = XactLastRecEnd;
+
 		g = nextval_internal(seqoid, false);
-		/* nextval's WAL record is not flushed until commit, if ever: flush it now. */
-		XLogFlush(GetXLogInsertRecPtr());
+		/*
+		 * nextval's WAL record (one per 32 values) is not flushed until
+		 * commit, if ever: flush exactly that record now.
+		 */
+		if (XactLastRecEnd != before)
+			XLogFlush(XactLastRecEnd);
 		pg_atomic_write_u64(&slot->word, dec::pack((int32) g, 0));
 		pg_atomic_fetch_add_u64(&slot->generators_taken, 1);
 		if (dec::kMaxGenerator - g < GENERATORS_LOW)

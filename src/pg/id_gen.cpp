@@ -16,6 +16,7 @@ extern PGDLLEXPORT void _PG_init(void);
 
 extern void idgen_hilo_init(void);
 extern void idgen_snowflake_init(void);
+extern void idgen_timeuuid_init(void);
 
 void
 _PG_init(void)
@@ -24,6 +25,7 @@ _PG_init(void)
 	idgen_shmem_install_hooks();
 	idgen_hilo_init();
 	idgen_snowflake_init();
+	idgen_timeuuid_init();
 }
 
 /*

@@ -1,4 +1,4 @@
-# Snowflake ids across crashes and restarts: the WAL-logged clock floor keeps
+# Snowflake ids and timeuuid_next() across crashes and restarts: the WAL-logged clock floor keeps
 # every id issued after a restart above every id issued before it, even when
 # the clock comes back behind where it was (Meituan Leaf #216), and a clock
 # far behind the floor is refused rather than trusted.
@@ -14,20 +14,22 @@ $node->init;
 # deterministic here by a generous tolerance.
 $node->append_conf('postgresql.conf', "id_gen.worker_id = 3\nid_gen.launch_id = 9\nid_gen.max_clock_backward_ms = 2000\n");
 $node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION id_gen; CREATE TABLE ids (phase text, id bigint PRIMARY KEY, dec bigint UNIQUE)');
+$node->safe_psql('postgres', 'CREATE EXTENSION id_gen; CREATE TABLE ids (phase text, id bigint PRIMARY KEY, dec bigint UNIQUE, tu timeuuid UNIQUE)');
 
 sub take
 {
 	my ($phase, $n) = @_;
 	$node->safe_psql('postgres',
-		"INSERT INTO ids SELECT '$phase', snowflake_next(), decimal_id() FROM generate_series(1, $n)");
+		"INSERT INTO ids SELECT '$phase', snowflake_next(), decimal_id(), timeuuid_next() FROM generate_series(1, $n)");
 }
 
 sub above
 {
 	my ($phase, $before) = @_;
+	# snowflake ids and timeuuids (which share the clock floor) alike
 	return $node->safe_psql('postgres',
-		"SELECT (SELECT min(id) FROM ids WHERE phase = '$phase') > (SELECT max(id) FROM ids WHERE phase = '$before')");
+		"SELECT (SELECT min(id) FROM ids WHERE phase = '$phase') > (SELECT max(id) FROM ids WHERE phase = '$before')
+		    AND (SELECT min(tu) FROM ids WHERE phase = '$phase') > (SELECT max(tu) FROM ids WHERE phase = '$before')");
 }
 
 take('before', 50000);

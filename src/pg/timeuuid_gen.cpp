@@ -1,0 +1,351 @@
+/*
+ * timeuuid_gen.cpp: the generators and constructors of timeuuid values.
+ *
+ *  - timeuuid_next() and uuidv7(): version 7, strictly increasing across all
+ *    backends of the server.  One 64-bit word in shared memory holds the
+ *    last issued (millisecond, 1/4096-ms fraction, counter); each id
+ *    advances it by compare-and-swap to max(now, last + 1) (see
+ *    v7_word_advance in core/uuid_layout.hpp), so no lock is taken and the
+ *    ids are ordered as the successful swaps are.  The remaining 54 bits of
+ *    rand_b come from pg_strong_random, drawn 4 KB at a time into a
+ *    backend-local buffer rather than per id.
+ *  - timeuuid_next(timestamptz), uuidv7(interval): version 7 at a given
+ *    time, random rest; not part of the monotonic stream.
+ *  - timeuuid_min/max(timestamptz): the bounds of a millisecond.
+ *  - timeuuid_v6(): libuuid's version 1, reordered to version 6.
+ *  - conversions v1 <-> v6 and from SQL Server's NEWSEQUENTIALID.
+ *
+ * Shared state protocol: `word` is only ever changed by CAS and only grows;
+ * a millisecond above the database's persisted clock floor is issued only
+ * after the floor has been raised (clock.hpp).  The structure is created
+ * by the first backend that needs it (idgen_shmem_attach) and lives until
+ * the postmaster restarts.
+ */
+#include "pg/pg.hpp"
+#include "pg/clock.hpp"
+#include "pg/guc.hpp"
+#include "pg/shmem.hpp"
+
+extern "C" {
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "common/int.h"
+#include "port/atomics.h"
+#include "utils/timestamp.h"
+#include "utils/uuid.h"
+}
+
+#include <time.h>
+#include <uuid/uuid.h>
+
+#include "core/uuid_layout.hpp"
+
+#define TU_UNIX_TO_PG_US INT64CONST(946684800000000)
+
+typedef struct TimeuuidShared
+{
+	pg_atomic_uint64 word;		/* last issued state word, 0 before the first */
+} TimeuuidShared;
+
+static TimeuuidShared *tu_shared = nullptr;
+
+/*
+ * This database's persistent clock floor (src/pg/clock.hpp), shared with
+ * snowflake_next(): no id is issued at a millisecond above the floor unless
+ * the floor has first been raised durably, and after a restart, a crash or
+ * a promotion the stream starts above the floor persisted before.
+ */
+static IdgenFloorSlot *tu_slot = nullptr;
+
+static void
+tu_shared_init(void *ptr)
+{
+	TimeuuidShared *st = static_cast<TimeuuidShared *>(ptr);
+
+	pg_atomic_init_u64(&st->word, 0);
+}
+
+void
+idgen_timeuuid_init(void)
+{
+	idgen_shmem_reserve(sizeof(TimeuuidShared));
+}
+
+/* Raise the shared word to at least w (idempotent; the word only grows). */
+static void
+tu_raise_word(TimeuuidShared *st, uint64 w)
+{
+	uint64		prev = pg_atomic_read_u64(&st->word);
+
+	while (prev < w && !pg_atomic_compare_exchange_u64(&st->word, &prev, w))
+		;
+}
+
+/*
+ * The floor can be written only where WAL can: not on a standby, not in a
+ * read-only transaction, not in a parallel worker.  There timeuuid_next()
+ * still works, like gen_random_uuid(), but ids beyond the reserved floor
+ * are not covered by the restart guarantee (documented).
+ */
+static inline bool
+tu_can_persist(void)
+{
+	return !RecoveryInProgress() && !XactReadOnly && !IsInParallelMode();
+}
+
+static inline TimeuuidShared *
+tu_state(void)
+{
+	if (unlikely(tu_shared == nullptr))
+		tu_shared = static_cast<TimeuuidShared *>(
+			idgen_shmem_attach("id_gen timeuuid", sizeof(TimeuuidShared), tu_shared_init));
+	if (unlikely(tu_slot == nullptr) && !IsInParallelMode())
+	{
+		/*
+		 * First use in this backend: load the floor (on the first use of the
+		 * database since start this may wait for the clock to pass it) and
+		 * start the stream after its last millisecond.
+		 */
+		IdgenFloorSlot *slot = idgen_clock_floor();
+
+		tu_raise_word(tu_shared,
+					  idgen::v7_word_from_clock(static_cast<uint64>(slot->loaded_ms + 1) * 1000000) - 1);
+		tu_slot = slot;
+	}
+	return tu_shared;
+}
+
+/*
+ * Wall-clock nanoseconds since 1970, moved by id_gen.clock_offset_ms (a test
+ * hook).  Before 1970 counts as 1970.
+ */
+static inline uint64
+tu_clock_ns(void)
+{
+	struct timespec ts;
+	int64		ns;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ns = static_cast<int64>(ts.tv_sec) * 1000000000 + ts.tv_nsec +
+		static_cast<int64>(idgen_clock_offset_ms * 1000000.0);
+	return ns < 0 ? 0 : static_cast<uint64>(ns);
+}
+
+/* Backend-local buffer of strong random words, refilled 4 KB at a time. */
+#define TU_RANDOM_WORDS 512
+static uint64 tu_random[TU_RANDOM_WORDS];
+static int	tu_random_left = 0;
+
+static inline uint64
+tu_random64(void)
+{
+	if (unlikely(tu_random_left == 0))
+	{
+		if (!pg_strong_random(tu_random, sizeof(tu_random)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("could not generate random values")));
+		tu_random_left = TU_RANDOM_WORDS;
+	}
+	return tu_random[--tu_random_left];
+}
+
+/* The next value of the server-wide monotonic v7 stream. */
+static pg_uuid_t *
+tu_next_monotonic(void)
+{
+	TimeuuidShared *st = tu_state();
+	uint64		now_ns = tu_clock_ns();
+	uint64		now;
+	uint64		prev;
+	uint64		next;
+	pg_uuid_t  *res;
+
+	if (unlikely(now_ns / 1000000 > idgen::kWordMaxMs))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("the clock is beyond the range of timeuuid_next()"),
+				 errdetail("timeuuid_next() counts 44-bit milliseconds from 1970, until the year 2527.")));
+	now = idgen::v7_word_from_clock(now_ns);
+	prev = pg_atomic_read_u64(&st->word);
+	for (;;)
+	{
+		next = idgen::v7_word_advance(prev, now);
+		if (unlikely(next < prev))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+					 errmsg("timeuuid_next() has exhausted its time range")));
+		/* Above the persisted floor: raise it durably first (once a second). */
+		if (unlikely(tu_slot != nullptr &&
+					 static_cast<int64>(idgen::v7_word_ms(next)) > idgen_clock_floor_reserved(tu_slot)) &&
+			tu_can_persist())
+		{
+			idgen_clock_floor_advance(tu_slot, static_cast<int64>(idgen::v7_word_ms(next)));
+			prev = pg_atomic_read_u64(&st->word);
+			continue;
+		}
+		if (pg_atomic_compare_exchange_u64(&st->word, &prev, next))
+			break;
+	}
+
+	res = static_cast<pg_uuid_t *>(palloc(sizeof(pg_uuid_t)));
+	idgen::uuid_v7_from_word(res->data, next, tu_random64());
+	return res;
+}
+
+IDGEN_FUNCTION(timeuuid_next)
+{
+	PG_RETURN_UUID_P(tu_next_monotonic());
+}
+
+/* uuidv7() returning uuid: the same stream, for code written for PostgreSQL 18. */
+IDGEN_FUNCTION(idgen_uuidv7)
+{
+	PG_RETURN_UUID_P(tu_next_monotonic());
+}
+
+/*
+ * Unix milliseconds and sub-millisecond fraction of a timestamptz, or
+ * ERROR 22008 when v7 cannot hold it (before 1970, after 10889, infinite).
+ */
+static void
+tu_ms_of(TimestampTz ts, const char *fn, uint64 *ms, unsigned *frac)
+{
+	int64		us;
+	int64		m;
+
+	if (TIMESTAMP_NOT_FINITE(ts) ||
+		pg_add_s64_overflow(ts, TU_UNIX_TO_PG_US, &us) ||
+		us < 0 ||
+		(m = us / 1000) > static_cast<int64>(idgen::kMaxV7Ms))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("timestamp out of range for %s", fn),
+				 errdetail("Version 7 UUIDs hold times from 1970-01-01 to 10889-08-02 UTC.")));
+	*ms = static_cast<uint64>(m);
+	if (frac)
+		*frac = idgen::subms_fraction_from_ns(static_cast<uint64>(us % 1000) * 1000);
+}
+
+/* A v7 value at `ts`: its microseconds as rand_a's fraction, random rest. */
+static pg_uuid_t *
+tu_v7_at(TimestampTz ts, const char *fn)
+{
+	uint64		ms;
+	unsigned	frac;
+	pg_uuid_t  *res;
+
+	tu_ms_of(ts, fn, &ms, &frac);
+	res = static_cast<pg_uuid_t *>(palloc(sizeof(pg_uuid_t)));
+	idgen::uuid_v7_build(res->data, ms, frac, tu_random64());
+	return res;
+}
+
+IDGEN_FUNCTION(timeuuid_next_at)
+{
+	PG_RETURN_UUID_P(tu_v7_at(PG_GETARG_TIMESTAMPTZ(0), "timeuuid_next(timestamptz)"));
+}
+
+/* uuidv7(interval) as PostgreSQL 18: now shifted by the interval. */
+IDGEN_FUNCTION(idgen_uuidv7_interval)
+{
+	Interval   *shift = PG_GETARG_INTERVAL_P(0);
+	uint64		now_ns = tu_clock_ns();
+	TimestampTz now = static_cast<TimestampTz>(now_ns / 1000) - TU_UNIX_TO_PG_US;
+	TimestampTz ts;
+
+	ts = DatumGetTimestampTz(DirectFunctionCall2(timestamptz_pl_interval,
+												 TimestampTzGetDatum(now),
+												 PointerGetDatum(shift)));
+	PG_RETURN_UUID_P(tu_v7_at(ts, "uuidv7(interval)"));
+}
+
+IDGEN_FUNCTION(timeuuid_min)
+{
+	uint64		ms;
+	pg_uuid_t  *res = static_cast<pg_uuid_t *>(palloc(sizeof(pg_uuid_t)));
+
+	tu_ms_of(PG_GETARG_TIMESTAMPTZ(0), "timeuuid_min", &ms, nullptr);
+	idgen::timeuuid_min_of_ms(res->data, ms);
+	PG_RETURN_UUID_P(res);
+}
+
+IDGEN_FUNCTION(timeuuid_max)
+{
+	uint64		ms;
+	pg_uuid_t  *res = static_cast<pg_uuid_t *>(palloc(sizeof(pg_uuid_t)));
+
+	tu_ms_of(PG_GETARG_TIMESTAMPTZ(0), "timeuuid_max", &ms, nullptr);
+	idgen::timeuuid_max_of_ms(res->data, ms);
+	PG_RETURN_UUID_P(res);
+}
+
+/* ERROR 22023 unless `u` is of the `want` kind; `fn` names the caller. */
+static void
+tu_require(const pg_uuid_t *u, idgen::TimeuuidKind want, int want_version, const char *fn)
+{
+	char		text[idgen::kUuidTextLen + 1];
+
+	if (idgen::timeuuid_classify(u->data) == want)
+		return;
+	idgen::uuid_format(u->data, text);
+	if (!idgen::uuid_variant_is_rfc(u->data))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s expects a version %d UUID: \"%s\"", fn, want_version, text),
+				 errdetail("It is not of the RFC 9562 variant.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s expects a version %d UUID: \"%s\"", fn, want_version, text),
+			 errdetail("It is a version %d UUID.", idgen::uuid_version(u->data))));
+}
+
+/*
+ * timeuuid_v6(): libuuid's time-based generator (the one uuid-ossp's
+ * uuid_generate_v1() uses; it keeps its clock sequence in uuidd or a state
+ * file when it can), reordered into the sortable v6 layout.
+ */
+IDGEN_FUNCTION(timeuuid_v6)
+{
+	uuid_t		v1;
+	pg_uuid_t  *res = static_cast<pg_uuid_t *>(palloc(sizeof(pg_uuid_t)));
+
+	uuid_generate_time(v1);
+	if (idgen::timeuuid_classify(v1) != idgen::TimeuuidKind::v1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("libuuid returned a UUID that is not version 1")));
+	idgen::uuid_v1_to_v6(v1, res->data);
+	PG_RETURN_UUID_P(res);
+}
+
+IDGEN_FUNCTION(timeuuid_v1_to_v6)
+{
+	pg_uuid_t  *u = PG_GETARG_UUID_P(0);
+	pg_uuid_t  *res = static_cast<pg_uuid_t *>(palloc(sizeof(pg_uuid_t)));
+
+	tu_require(u, idgen::TimeuuidKind::v1, 1, "timeuuid_v1_to_v6");
+	idgen::uuid_v1_to_v6(u->data, res->data);
+	PG_RETURN_UUID_P(res);
+}
+
+IDGEN_FUNCTION(timeuuid_v6_to_v1)
+{
+	pg_uuid_t  *u = PG_GETARG_UUID_P(0);
+	pg_uuid_t  *res = static_cast<pg_uuid_t *>(palloc(sizeof(pg_uuid_t)));
+
+	tu_require(u, idgen::TimeuuidKind::v6, 6, "timeuuid_v6_to_v1");
+	idgen::uuid_v6_to_v1(u->data, res->data);
+	PG_RETURN_UUID_P(res);
+}
+
+/* SQL Server NEWSEQUENTIALID() byte order -> the v1 value it encodes. */
+IDGEN_FUNCTION(timeuuid_from_sqlserver)
+{
+	pg_uuid_t  *u = PG_GETARG_UUID_P(0);
+	pg_uuid_t  *res = static_cast<pg_uuid_t *>(palloc(sizeof(pg_uuid_t)));
+
+	idgen::uuid_swap_guid_fields(u->data, res->data);
+	tu_require(res, idgen::TimeuuidKind::v1, 1, "timeuuid_from_sqlserver (after reordering)");
+	PG_RETURN_UUID_P(res);
+}

@@ -23,7 +23,7 @@ EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text
 REGRESS = setup snowflake decimal_id timeuuid timeuuid_index
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
 ISOLATION = snowflake_concurrent decimal_concurrent timeuuid_concurrent
-ISOLATION_OPTS = --inputdir=test
+ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
 TAP_TESTS = 1
 
 PG_CONFIG ?= pg_config

@@ -19,7 +19,7 @@ DATA = $(sort $(wildcard sql/$(EXTENSION)--*.sql))
 
 # Regression tests run on a stock server (no shared_preload_libraries): that
 # is the configuration CREATE EXTENSION must work in.
-REGRESS = setup
+REGRESS = setup hilo hilo_errors
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
 ISOLATION =
 ISOLATION_OPTS = --inputdir=test

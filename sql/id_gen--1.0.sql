@@ -111,21 +111,22 @@ BEGIN
                EXISTS (SELECT 1 FROM pg_event_trigger_dropped_objects() d
                         WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
                           AND d.objid = h.relid::oid) AS table_dropped,
-               EXISTS (SELECT 1 FROM pg_event_trigger_dropped_objects() d
-                        WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
-                          AND d.objid = h.seq::oid) AS seq_dropped
+               (SELECT d.object_identity FROM pg_event_trigger_dropped_objects() d
+                 WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
+                   AND d.objid = h.seq::oid) AS seq_dropped
           FROM id_gen.hilo_key h
     LOOP
         IF k.table_dropped THEN
             DELETE FROM id_gen.hilo_key WHERE relid::oid = k.relid;
-            IF k.own_seq AND NOT k.seq_dropped THEN
+            IF k.own_seq AND k.seq_dropped IS NULL THEN
                 EXECUTE format('DROP SEQUENCE IF EXISTS %s', k.seq::regclass);
             END IF;
-        ELSIF k.seq_dropped THEN
-            RAISE EXCEPTION 'sequence % serves the Hi/Lo key of table %',
-                    k.seq, k.relid::regclass
+        ELSIF k.seq_dropped IS NOT NULL THEN
+            RAISE EXCEPTION 'cannot drop sequence %: it serves the Hi/Lo key of table %',
+                    k.seq_dropped, k.relid::regclass
                 USING ERRCODE = 'dependent_objects_still_exist',
-                      HINT = 'Drop the table first, or bind its key to another sequence with hilo_bind().';
+                      DETAIL = 'Without it the key would start again and reissue ids.',
+                      HINT = 'Drop the table first; its key goes with it.';
         END IF;
     END LOOP;
 END

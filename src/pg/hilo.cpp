@@ -151,9 +151,9 @@ hilo_null_argument(const char *what, const char *example)
 			 errhint("%s", example)));
 }
 
-/* The increment of a sequence, from pg_sequence. */
+/* The increment (and optionally the minimum) of a sequence, from pg_sequence. */
 static int64
-hilo_seq_increment(Oid seqid)
+hilo_seq_increment(Oid seqid, int64 *min = nullptr)
 {
 	HeapTuple	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
 	int64		inc;
@@ -163,6 +163,8 @@ hilo_seq_increment(Oid seqid)
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("sequence with OID %u does not exist", seqid)));
 	inc = ((Form_pg_sequence) GETSTRUCT(tup))->seqincrement;
+	if (min != nullptr)
+		*min = ((Form_pg_sequence) GETSTRUCT(tup))->seqmin;
 	ReleaseSysCache(tup);
 	return inc;
 }
@@ -752,6 +754,8 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("the Hi/Lo key of table %s was dropped concurrently", hilo_relname(relid))));
+	if (hilo_row_size(&row) == max_lo)
+		PG_RETURN_VOID();		/* nothing to change */
 
 	hilo_priv_enter(&st);
 	{
@@ -790,10 +794,24 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 			hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
 		}
 		{
-			Oid			types[2] = {REGCLASSOID, INT8OID};
-			Datum		values[2] = {ObjectIdGetDatum(row.seqid), Int64GetDatum(new_next_v)};
+			/*
+			 * Leave the sequence "called" at the value before new_next_v when
+			 * its range allows, so that hilo_keys can show where the key
+			 * stands: nextval() returns new_next_v either way.
+			 */
+			int64		new_inc;
+			int64		seqmin;
+			int64		prev;
+			bool		called;
+			Oid			types[3] = {REGCLASSOID, INT8OID, BOOLOID};
+			Datum		values[3];
 
-			hilo_spi("SELECT pg_catalog.setval($1, $2, false)", 2, types, values, SPI_OK_SELECT);
+			new_inc = hilo_seq_increment(row.seqid, &seqmin);
+			called = !pg_sub_s64_overflow(new_next_v, new_inc, &prev) && prev >= seqmin;
+			values[0] = ObjectIdGetDatum(row.seqid);
+			values[1] = Int64GetDatum(called ? prev : new_next_v);
+			values[2] = BoolGetDatum(called);
+			hilo_spi("SELECT pg_catalog.setval($1, $2, $3)", 3, types, values, SPI_OK_SELECT);
 		}
 		{
 			Oid			types[2] = {REGCLASSOID, INT4OID};
@@ -829,9 +847,9 @@ IDGEN_FUNCTION(hilo_bind)
 	HiloPrivState st;
 
 	if (PG_ARGISNULL(0))
-		hilo_null_argument("table", "e.g. hilo_bind('orders', 'orders_hilo_seq', 'pooled_lo').");
+		hilo_null_argument("table", "Pass the table to bind, e.g. hilo_bind('orders', 'orders_hilo_seq', 'pooled_lo').");
 	if (PG_ARGISNULL(1))
-		hilo_null_argument("sequence", "e.g. hilo_bind('orders', 'orders_hilo_seq', 'pooled_lo').");
+		hilo_null_argument("sequence", "Pass the sequence the application draws from, e.g. hilo_bind('orders', 'orders_hilo_seq', 'pooled_lo').");
 	if (PG_ARGISNULL(2))
 		hilo_null_argument("strategy", "Use one of: classic, legacy, pooled_lo, pooled.");
 	relid = PG_GETARG_OID(0);

@@ -21,7 +21,7 @@ DATA = $(sort $(wildcard sql/$(EXTENSION)--*.sql))
 # is the configuration CREATE EXTENSION must work in.
 REGRESS = setup hilo hilo_errors
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
-ISOLATION =
+ISOLATION = hilo_first_use hilo_max_lo
 ISOLATION_OPTS = --inputdir=test
 TAP_TESTS = 1
 

@@ -577,9 +577,22 @@ hilo_draw(Oid relid)
 
 	for (int attempt = 0;; attempt++)
 	{
+		XLogRecPtr	before = GetXLogInsertRecPtr();
 		int64		v = nextval_internal(seqid, false);
+		XLogRecPtr	after = GetXLogInsertRecPtr();
 		HiloBlock	block;
 		HiloStatus	st;
+
+		/*
+		 * nextval() WAL-logs 32 values ahead but leaves the flush to the
+		 * transaction's commit.  A block may serve many later transactions
+		 * (and the drawing one may roll back), so make the draw durable
+		 * now: after a crash, no block handed out can be drawn again.
+		 * This costs a flush only when nextval wrote WAL, once per 32
+		 * blocks.
+		 */
+		if (after != before)
+			XLogFlush(after);
 
 		e = hilo_cache->find(relid);
 		st = idgen::hilo_block(e->strategy, v, e->size, &block);

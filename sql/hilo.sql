@@ -263,6 +263,14 @@ SELECT hilo_try($$SELECT hilo_set_max_lo('owned', 7)$$);	-- not the owner
 RESET ROLE;
 SET ROLE regress_hilo_other;
 SELECT hilo_try($$SELECT hilo_next('owned')$$);	-- no INSERT, and nothing drawn
+RESET ROLE;
+-- INSERT on some columns is enough: the DEFAULT fills the key column.
+SET ROLE regress_hilo_owner;
+GRANT INSERT (v) ON owned TO regress_hilo_other;
+RESET ROLE;
+SET ROLE regress_hilo_other;
+INSERT INTO owned (v) VALUES ('column privilege');
+SELECT hilo_next('owned') > 0 AS column_insert_may_draw;
 -- Nobody but the extension may write the hi table or touch the sequences.
 UPDATE id_gen.hilo_key SET max_lo = 1;
 DELETE FROM id_gen.hilo_key;

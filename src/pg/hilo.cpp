@@ -206,7 +206,9 @@ hilo_check_table(Oid relid, bool need_owner)
 					 errmsg("must be owner of table %s", hilo_relname(relid)),
 					 errhint("Only the owner of a table may change or bind its Hi/Lo key.")));
 	}
-	else if (pg_class_aclcheck(relid, GetUserId(), ACL_INSERT) != ACLCHECK_OK)
+	else if (pg_class_aclcheck(relid, GetUserId(), ACL_INSERT) != ACLCHECK_OK &&
+			 pg_attribute_aclcheck_all(relid, GetUserId(), ACL_INSERT, ACLMASK_ANY) != ACLCHECK_OK)
+		/* INSERT on any column will do: the DEFAULT fires for the others. */
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for table %s", hilo_relname(relid)),

@@ -72,6 +72,11 @@ SELECT hilo_next('rr') AS same_backend_continues;
 COMMIT;
 \c
 SELECT hilo_next('rr') AS next_backend;
+CREATE TABLE ser (id bigint);
+BEGIN ISOLATION LEVEL SERIALIZABLE;
+SELECT count(*) > 0 AS snapshot_taken FROM pg_class;
+SELECT hilo_next('ser') AS first_in_serializable;
+COMMIT;
 
 -- A table created in the same transaction is invisible to the worker: its
 -- key is created in that transaction and lives and dies with the table.

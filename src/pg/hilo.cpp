@@ -579,9 +579,9 @@ hilo_draw(Oid relid)
 
 	for (int attempt = 0;; attempt++)
 	{
-		XLogRecPtr	before = GetXLogInsertRecPtr();
+		XLogRecPtr	before = XactLastRecEnd;
 		int64		v = nextval_internal(seqid, false);
-		XLogRecPtr	after = GetXLogInsertRecPtr();
+		XLogRecPtr	after = XactLastRecEnd;
 		HiloBlock	block;
 		HiloStatus	st;
 
@@ -590,8 +590,9 @@ hilo_draw(Oid relid)
 		 * transaction's commit.  A block may serve many later transactions
 		 * (and the drawing one may roll back), so make the draw durable
 		 * now: after a crash, no block handed out can be drawn again.
-		 * This costs a flush only when nextval wrote WAL, once per 32
-		 * blocks.
+		 * XactLastRecEnd is the end of the last record this backend
+		 * inserted, so this costs a flush only when nextval wrote WAL, once
+		 * per 32 blocks.
 		 */
 		if (after != before)
 			XLogFlush(after);

@@ -233,6 +233,20 @@ UNION ALL SELECT 'legacy', count(*), count(DISTINCT id), min(id), sum((who = 'ap
 UNION ALL SELECT 'pooled_lo', count(*), count(DISTINCT id), min(id), sum((who = 'app')::int) FROM mixed_pooled_lo
 UNION ALL SELECT 'pooled', count(*), count(DISTINCT id), min(id), sum((who = 'app')::int) FROM mixed_pooled;
 
+-- hilo_bind is transactional: rolled back, the table has no key, and its
+-- first use later creates an own key starting at 1 (ids drawn from the bound
+-- sequence inside the rolled-back transaction may come again; see
+-- doc/hilo.md, Limits).
+CREATE TABLE bind_rb (id bigint);
+CREATE SEQUENCE bind_rb_seq INCREMENT 5;
+BEGIN;
+SELECT hilo_bind('bind_rb', 'bind_rb_seq', 'pooled_lo');
+SELECT hilo_next('bind_rb') AS from_bound_sequence;
+ROLLBACK;
+SELECT count(*) AS no_key_after_rollback FROM id_gen.hilo_key WHERE relid = 'bind_rb'::regclass;
+SELECT hilo_next('bind_rb') AS own_key, hilo_next('bind_rb') AS same_backend;
+SELECT strategy, own_sequence FROM hilo_keys WHERE table_name = 'bind_rb'::regclass;
+
 -- Changing a pooled key's block size changes the sequence's INCREMENT too.
 SELECT hilo_set_max_lo('mixed_pooled_lo', 4);
 SELECT seqincrement FROM pg_sequence WHERE seqrelid = 'pooled_lo_seq'::regclass;

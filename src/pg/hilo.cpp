@@ -415,12 +415,21 @@ hilo_create_key_sql(Oid relid, int32 max_lo)
 	hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
 	snprintf(sql, sizeof(sql),
 			 "INSERT INTO id_gen.hilo_key (relid, seq, strategy, max_lo, own_seq) "
-			 "VALUES ($1, 'id_gen.hilo_seq_" INT64_FORMAT "'::pg_catalog.regclass, 'classic', $2, true)", n);
+			 "VALUES ($1, 'id_gen.hilo_seq_" INT64_FORMAT "'::pg_catalog.regclass, 'classic', $2, true) "
+			 "ON CONFLICT (relid) DO NOTHING", n);
 	{
 		Oid			itypes[2] = {REGCLASSOID, INT4OID};
 		Datum		ivalues[2] = {ObjectIdGetDatum(relid), Int32GetDatum(max_lo)};
 
-		hilo_spi(sql, 2, itypes, ivalues, SPI_OK_INSERT);
+		/*
+		 * A hilo_bind() committed while we waited on its row: the key is
+		 * bound, and our sequence is not needed.
+		 */
+		if (hilo_spi(sql, 2, itypes, ivalues, SPI_OK_INSERT) == 0)
+		{
+			snprintf(sql, sizeof(sql), "DROP SEQUENCE id_gen.hilo_seq_" INT64_FORMAT, n);
+			hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
+		}
 	}
 }
 

@@ -159,6 +159,15 @@ SELECT max_lo FROM hilo_keys WHERE table_name = 'big'::regclass;
 \c
 SELECT hilo_try($$SELECT hilo_next('big')$$);
 
+-- A block ending exactly at 2^63-1 is used to its last id, then the key
+-- stops (here the bound sequence itself reports 2200H): ids never wrap.
+CREATE TABLE top (id bigint);
+CREATE SEQUENCE top_seq INCREMENT 2;
+SELECT hilo_bind('top', 'top_seq', 'pooled_lo');
+SELECT setval('top_seq', 9223372036854775806, false);
+SELECT hilo_next('top') AS second_to_last, hilo_next('top') AS last_bigint;
+SELECT hilo_try($$SELECT hilo_next('top')$$);
+
 -- Mixed writers: an application's own client-side Hi/Lo and DEFAULT
 -- hilo_next() share one sequence, for each ORM formula.  client_block()
 -- plays the application: one nextval() and the ORM's formula.

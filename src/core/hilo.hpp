@@ -46,6 +46,27 @@ struct HiloBlock
 	int64_t		last;
 };
 
+/*
+ * Takes the next id of a block; false when the block is used up.  The last
+ * id empties the block instead of incrementing past it, so a block ending
+ * at INT64_MAX never wraps.
+ */
+static inline bool
+hilo_take(HiloBlock *b, int64_t *id)
+{
+	if (b->next > b->last)
+		return false;
+	*id = b->next;
+	if (b->next == b->last)
+	{
+		b->next = 1;
+		b->last = 0;
+	}
+	else
+		b->next++;
+	return true;
+}
+
 /* Parses "classic", "legacy", "pooled_lo", "pooled"; false for anything else. */
 bool		hilo_parse_strategy(const char *text, HiloStrategy *out);
 const char *hilo_strategy_name(HiloStrategy s);
@@ -98,6 +119,9 @@ public:
 	HiloEntry  *find(uint32_t relid) noexcept
 	{
 		size_t		mask = slots_.size() - 1;
+
+		if (relid == 0)
+			return nullptr;		/* 0 marks free slots: never a key */
 
 		for (size_t i = hash(relid) & mask;; i = (i + 1) & mask)
 		{

@@ -685,7 +685,12 @@ hilo_next_slow(Oid relid)
 		if (e->block.next > e->block.last && !hilo_draw(relid))
 			continue;
 		e = hilo_cache->find(relid);
-		return e->block.next++;
+		{
+			int64_t		id;
+
+			if (idgen::hilo_take(&e->block, &id))
+				return id;
+		}
 	}
 }
 
@@ -704,10 +709,12 @@ IDGEN_FUNCTION(hilo_next)
 	relid = PG_GETARG_OID(0);
 	if (likely(hilo_cache != nullptr))
 	{
+		int64_t		id;
+
 		e = hilo_cache->find(relid);
 		if (likely(e != nullptr && !e->stale && e->checked_role == GetUserId() &&
-				   e->block.next <= e->block.last))
-			PG_RETURN_INT64(e->block.next++);
+				   idgen::hilo_take(&e->block, &id)))
+			PG_RETURN_INT64(id);
 	}
 	PG_RETURN_INT64(hilo_next_slow(relid));
 }

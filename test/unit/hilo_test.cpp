@@ -280,3 +280,40 @@ TEST(HiloCache, MarkStale)
 	EXPECT_EQ(c.size(), 0u);
 	EXPECT_EQ(c.find(10), nullptr);
 }
+
+TEST(Hilo, TakeNeverWraps)
+{
+	HiloBlock	b = block(HiloStrategy::pooled_lo, INT64_MAX - 1, 2);
+	int64_t		id = 0;
+
+	ASSERT_TRUE(hilo_take(&b, &id));
+	EXPECT_EQ(id, INT64_MAX - 1);
+	ASSERT_TRUE(hilo_take(&b, &id));
+	EXPECT_EQ(id, INT64_MAX);
+	EXPECT_FALSE(hilo_take(&b, &id));
+	EXPECT_FALSE(hilo_take(&b, &id));
+	EXPECT_EQ(id, INT64_MAX);
+
+	b = block(HiloStrategy::classic, 0, 3);
+	std::vector<int64_t> ids;
+
+	while (hilo_take(&b, &id))
+		ids.push_back(id);
+	EXPECT_EQ(ids, (std::vector<int64_t>{1, 2}));
+}
+
+/* OID 0 (InvalidOid) is never a key, even after erasures left stale slots. */
+TEST(HiloCache, ZeroIsNeverFound)
+{
+	HiloCache	c;
+
+	EXPECT_EQ(c.find(0), nullptr);
+	HiloEntry  *e = c.insert(5);
+
+	e->stale = false;
+	e->checked_role = 10;
+	e->block = {1, 100};
+	c.erase(5);
+	EXPECT_EQ(c.find(0), nullptr);
+	EXPECT_EQ(c.find(5), nullptr);
+}

@@ -22,12 +22,13 @@
  * key created in the caller's transaction sends a relcache invalidation for
  * the table.  The callback only marks entries stale (it never frees), so
  * pointers into the cache stay valid while PostgreSQL code runs.  A stale
- * entry rereads its row before its next use; its cached block stays valid
- * if the key still draws from the same sequence with the same formula
- * (hilo_set_max_lo moves the sequence above every block drawn before).
- * Drawing a block first locks the sequence, which both processes pending
- * invalidations and waits for a concurrent hilo_set_max_lo to commit, so a
- * block is never computed with a block size that is no longer current.
+ * entry rechecks the role's privilege and rereads its row before its next
+ * use; its cached block stays valid if the key still draws from the same
+ * sequence with the same formula (hilo_set_max_lo moves the sequence above
+ * every block drawn before).  Drawing a block first locks the sequence,
+ * which waits for a concurrent hilo_set_max_lo to commit, then rereads the
+ * row, so a block is never computed with a block size that is no longer
+ * current.
  */
 #include "pg/pg.hpp"
 
@@ -578,12 +579,14 @@ hilo_draw(Oid relid)
 	hilo_refuse_in_recovery();
 
 	/*
-	 * Conflicts with hilo_set_max_lo's lock: waits for it to commit, then
-	 * processes its invalidation, so the block size below is current.
+	 * Conflicts with hilo_set_max_lo's (and ALTER SEQUENCE's) lock: once we
+	 * hold it, no change of the key is in progress, and rereading the row
+	 * with the latest snapshot gives the block size every other draw uses.
+	 * Reading it here, once per block, rather than trusting invalidations
+	 * to have arrived in the right order, keeps the argument simple.
 	 */
 	LockRelationOid(seqid, RowExclusiveLock);
-	e = hilo_cache->find(relid);
-	if (e->stale && !hilo_refresh(relid))
+	if (!hilo_refresh(relid))
 		return false;
 
 	for (int attempt = 0;; attempt++)

@@ -256,6 +256,25 @@ SELECT count(*) AS no_key_after_rollback FROM id_gen.hilo_key WHERE relid = 'bin
 SELECT hilo_next('bind_rb') AS own_key, hilo_next('bind_rb') AS same_backend;
 SELECT strategy, own_sequence FROM hilo_keys WHERE table_name = 'bind_rb'::regclass;
 
+-- A key already in use can be bound later, e.g. when the application adopts
+-- EF Core's UseHiLo: the application's sequence is moved forward so that
+-- its blocks start above every id the key handed out, and the key's own
+-- sequence is dropped.
+CREATE TABLE adopt (id bigint PRIMARY KEY DEFAULT hilo_next('adopt'), who text);
+INSERT INTO adopt (who) SELECT 'db' FROM generate_series(1, 5);
+\c
+INSERT INTO adopt (who) SELECT 'db' FROM generate_series(1, 5);
+SELECT last_hi, reserved_to FROM hilo_keys WHERE table_name = 'adopt'::regclass;
+SELECT seq AS adopt_own_seq FROM id_gen.hilo_key WHERE relid = 'adopt'::regclass \gset
+CREATE SEQUENCE adopt_seq INCREMENT 10;
+SELECT hilo_bind('adopt', 'adopt_seq', 'pooled_lo');
+SELECT nextval('adopt_seq') AS application_block_start;
+SELECT to_regclass(:'adopt_own_seq') IS NULL AS own_sequence_dropped;
+-- This backend drops the rest of its old block and draws from adopt_seq.
+INSERT INTO adopt (who) SELECT 'db' FROM generate_series(1, 12) RETURNING id;
+INSERT INTO adopt SELECT c, 'app' FROM client_block('adopt_seq', 'pooled_lo', 10) c;
+SELECT count(*), count(DISTINCT id) FROM adopt;
+
 -- Changing a pooled key's block size changes the sequence's INCREMENT too.
 SELECT hilo_set_max_lo('mixed_pooled_lo', 4);
 SELECT seqincrement FROM pg_sequence WHERE seqrelid = 'pooled_lo_seq'::regclass;

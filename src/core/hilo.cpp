@@ -110,8 +110,8 @@ hilo_block(HiloStrategy s, int64_t v, int64_t size, HiloBlock *out)
 }
 
 HiloStatus
-hilo_rebase(HiloStrategy s, int64_t next_v, int64_t old_size,
-			int64_t new_size, int64_t *new_next_v)
+hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
+		  HiloStrategy to, int64_t to_next_v, int64_t new_size, int64_t *new_next_v)
 {
 	i128		free_from = 0;	/* no id >= this was reserved by a past draw */
 	i128		h = 0;
@@ -123,7 +123,7 @@ hilo_rebase(HiloStrategy s, int64_t next_v, int64_t old_size,
 	 * Blocks grow with v, so every past draw (values below next_v) reserved
 	 * only ids below the first id of next_v's block under the old size.
 	 */
-	switch (s)
+	switch (from)
 	{
 		case HiloStrategy::classic:
 			free_from = (i128) next_v * old_size;
@@ -142,7 +142,7 @@ hilo_rebase(HiloStrategy s, int64_t next_v, int64_t old_size,
 		free_from = 1;
 
 	/* The smallest value whose block under new_size starts at or above it. */
-	switch (s)
+	switch (to)
 	{
 		case HiloStrategy::classic:
 			h = (free_from + new_size - 1) / new_size;
@@ -157,20 +157,27 @@ hilo_rebase(HiloStrategy s, int64_t next_v, int64_t old_size,
 			h = free_from + new_size - 1;
 			break;
 	}
-	if (h < next_v)
-		h = next_v;
+	if (h < to_next_v)
+		h = to_next_v;
 	if (h > kMaxId)
 		return HiloStatus::overflow;
 
-	/* The first block drawn after the rebase must itself fit. */
+	/* The first block drawn after the move must itself fit. */
 	i128		first;
 	i128		last;
 
-	block_bounds(s, (int64_t) h, new_size, &first, &last);
+	block_bounds(to, (int64_t) h, new_size, &first, &last);
 	if (last > kMaxId)
 		return HiloStatus::overflow;
 	*new_next_v = (int64_t) h;
 	return HiloStatus::ok;
+}
+
+HiloStatus
+hilo_rebase(HiloStrategy s, int64_t next_v, int64_t old_size,
+			int64_t new_size, int64_t *new_next_v)
+{
+	return hilo_move(s, next_v, old_size, s, next_v, new_size, new_next_v);
 }
 
 HiloCache::HiloCache()

@@ -91,6 +91,18 @@ HiloStatus	hilo_rebase(HiloStrategy s, int64_t next_v, int64_t old_size,
 						int64_t new_size, int64_t *new_next_v);
 
 /*
+ * Moving a key to another sequence and formula (hilo_bind on a key in use):
+ * the old key would draw next_v next with old_size under `from`; the new
+ * sequence would return to_next_v next.  Computes *new_next_v, the value
+ * the new sequence must return next so that its blocks under `to` and
+ * new_size start above every id the old key could have handed out; never
+ * below to_next_v.
+ */
+HiloStatus	hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
+					  HiloStrategy to, int64_t to_next_v, int64_t new_size,
+					  int64_t *new_next_v);
+
+/*
  * One cached key of a backend.  Plain data: the glue reads and writes the
  * fields directly on the fast path.
  */

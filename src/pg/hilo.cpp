@@ -376,6 +376,52 @@ hilo_spi_int8(int col, bool *isnull)
 }
 
 /*
+ * The value nextval() would return next from a sequence (privileged SPI
+ * context, sequence locked by the caller).
+ */
+static int64
+hilo_seq_next_value(Oid seqid)
+{
+	char	   *sql = psprintf("SELECT last_value, is_called FROM %s", hilo_quoted_name(seqid));
+	int64		last_value;
+	int64		next_v;
+	bool		is_called;
+	bool		isnull;
+
+	hilo_spi(sql, 0, NULL, NULL, SPI_OK_SELECT);
+	last_value = hilo_spi_int8(1, &isnull);
+	is_called = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	if (!is_called)
+		return last_value;
+	if (pg_add_s64_overflow(last_value, hilo_seq_increment(seqid), &next_v))
+		return PG_INT64_MAX;
+	return next_v;
+}
+
+/*
+ * Makes nextval() return next_v next.  The sequence is left "called" at the
+ * value before when its range allows, so that hilo_keys can show where the
+ * key stands.
+ */
+static void
+hilo_seq_set_next(Oid seqid, int64 next_v)
+{
+	int64		inc;
+	int64		seqmin;
+	int64		prev;
+	bool		called;
+	Oid			types[3] = {REGCLASSOID, INT8OID, BOOLOID};
+	Datum		values[3];
+
+	inc = hilo_seq_increment(seqid, &seqmin);
+	called = !pg_sub_s64_overflow(next_v, inc, &prev) && prev >= seqmin;
+	values[0] = ObjectIdGetDatum(seqid);
+	values[1] = Int64GetDatum(called ? prev : next_v);
+	values[2] = BoolGetDatum(called);
+	hilo_spi("SELECT pg_catalog.setval($1, $2, $3)", 3, types, values, SPI_OK_SELECT);
+}
+
+/*
  * Creates the key of relid, with its own sequence, unless it exists.  Runs
  * inside a transaction as the extension owner (in the worker, or privileged
  * in the caller's transaction for a table created there).  The advisory
@@ -796,25 +842,10 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 	{
 		bool		pooled = row.strategy == HiloStrategy::pooled ||
 			row.strategy == HiloStrategy::pooled_lo;
-		int64		old_size = hilo_row_size(&row);
-		char	   *seqname = hilo_quoted_name(row.seqid);
-		char	   *sql = psprintf("SELECT last_value, is_called FROM %s", seqname);
-		int64		last_value;
-		bool		is_called;
-		bool		isnull;
-		int64		next_v;
 		int64		new_next_v = 0;
-		HiloStatus	rs;
 
-		hilo_spi(sql, 0, NULL, NULL, SPI_OK_SELECT);
-		last_value = hilo_spi_int8(1, &isnull);
-		is_called = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-		if (!is_called)
-			next_v = last_value;
-		else if (pg_add_s64_overflow(last_value, row.increment, &next_v))
-			next_v = PG_INT64_MAX;
-		rs = idgen::hilo_rebase(row.strategy, next_v, old_size, max_lo, &new_next_v);
-		if (rs != HiloStatus::ok)
+		if (idgen::hilo_rebase(row.strategy, hilo_seq_next_value(row.seqid), hilo_row_size(&row),
+							   max_lo, &new_next_v) != HiloStatus::ok)
 			ereport(ERROR,
 					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
 					 errmsg("cannot change the block size of the Hi/Lo key of table %s to %d",
@@ -825,29 +856,12 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 		if (pooled && row.increment != max_lo)
 		{
 			/* The block size of pooled strategies is the increment. */
-			sql = psprintf("ALTER SEQUENCE %s INCREMENT BY %d", seqname, max_lo);
+			char	   *sql = psprintf("ALTER SEQUENCE %s INCREMENT BY %d",
+									   hilo_quoted_name(row.seqid), max_lo);
+
 			hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
 		}
-		{
-			/*
-			 * Leave the sequence "called" at the value before new_next_v when
-			 * its range allows, so that hilo_keys can show where the key
-			 * stands: nextval() returns new_next_v either way.
-			 */
-			int64		new_inc;
-			int64		seqmin;
-			int64		prev;
-			bool		called;
-			Oid			types[3] = {REGCLASSOID, INT8OID, BOOLOID};
-			Datum		values[3];
-
-			new_inc = hilo_seq_increment(row.seqid, &seqmin);
-			called = !pg_sub_s64_overflow(new_next_v, new_inc, &prev) && prev >= seqmin;
-			values[0] = ObjectIdGetDatum(row.seqid);
-			values[1] = Int64GetDatum(called ? prev : new_next_v);
-			values[2] = BoolGetDatum(called);
-			hilo_spi("SELECT pg_catalog.setval($1, $2, $3)", 3, types, values, SPI_OK_SELECT);
-		}
+		hilo_seq_set_next(row.seqid, new_next_v);
 		{
 			Oid			types[2] = {REGCLASSOID, INT4OID};
 			Datum		values[2] = {ObjectIdGetDatum(relid), Int32GetDatum(max_lo)};
@@ -862,12 +876,67 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 }
 
 /*
+ * Moves a key in use to another sequence and formula.  Both sequences are
+ * locked like ALTER SEQUENCE locks them, so no draw is in progress; the new
+ * sequence is moved forward until its next block starts above every id the
+ * old key could have handed out (it never moves back, so blocks an
+ * application drew from it stay its own).  A key's own sequence, no longer
+ * needed, is dropped.  Backends holding a block of the old key drop it at
+ * their next call (its ids are simply not used).
+ */
+static void
+hilo_rebind(Oid relid, Oid seqid, HiloStrategy strategy, int32 max_lo)
+{
+	HiloKeyRow	row;
+	HiloPrivState st;
+	int64		new_next_v = 0;
+
+	if (!hilo_read_key(relid, &row))
+		elog(ERROR, "Hi/Lo key of table %u vanished", relid);
+	LockRelationOid(row.seqid, ShareRowExclusiveLock);
+	if (seqid != row.seqid)
+		LockRelationOid(seqid, ShareRowExclusiveLock);
+	if (!hilo_read_key(relid, &row))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the Hi/Lo key of table %s was dropped concurrently", hilo_relname(relid))));
+
+	hilo_priv_enter(&st);
+	if (idgen::hilo_move(row.strategy, hilo_seq_next_value(row.seqid), hilo_row_size(&row),
+						 strategy, hilo_seq_next_value(seqid), max_lo, &new_next_v) != HiloStatus::ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				 errmsg("cannot bind the Hi/Lo key of table %s to sequence %s",
+						hilo_relname(relid), hilo_relname(seqid)),
+				 errdetail("Its blocks would have to start above ids that do not fit in bigint."),
+				 errhint("Nothing was changed.")));
+	hilo_seq_set_next(seqid, new_next_v);
+	{
+		Oid			types[4] = {REGCLASSOID, REGCLASSOID, TEXTOID, INT4OID};
+		Datum		values[4] = {ObjectIdGetDatum(relid), ObjectIdGetDatum(seqid),
+			CStringGetTextDatum(idgen::hilo_strategy_name(strategy)), Int32GetDatum(max_lo)};
+
+		hilo_spi("UPDATE id_gen.hilo_key SET seq = $2, strategy = $3, max_lo = $4, own_seq = false "
+				 "WHERE relid = $1", 4, types, values, SPI_OK_UPDATE);
+	}
+	if (row.own_seq && row.seqid != seqid)
+	{
+		char	   *sql = psprintf("DROP SEQUENCE %s", hilo_quoted_name(row.seqid));
+
+		hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
+	}
+	hilo_priv_leave(&st);
+	hilo_invalidate(relid);
+}
+
+/*
  * hilo_bind(tbl, seq, strategy, max_lo): makes tbl's key draw from an
  * existing sequence with the formula of the application's ORM, so that rows
  * the application keys itself and rows keyed by DEFAULT hilo_next('tbl')
  * share one key space.  For the pooled strategies the block size is the
  * sequence's INCREMENT, read from pg_sequence: trusting an argument instead
- * is how EF Core users got duplicates.
+ * is how EF Core users got duplicates.  A key already in use is moved
+ * (hilo_rebind).
  */
 IDGEN_FUNCTION(hilo_bind)
 {
@@ -949,13 +1018,8 @@ IDGEN_FUNCTION(hilo_bind)
 	{
 		if (row.seqid == seqid && row.strategy == strategy && hilo_row_size(&row) == max_lo)
 			PG_RETURN_VOID();	/* already bound just so */
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("table %s already has a Hi/Lo key", hilo_relname(relid)),
-				 errdetail("It draws from sequence %s with strategy %s and block size " INT64_FORMAT ".",
-						   hilo_relname(row.seqid), idgen::hilo_strategy_name(row.strategy),
-						   hilo_row_size(&row)),
-				 errhint("Bind a table before its first hilo_next() call; use hilo_set_max_lo() to change the block size.")));
+		hilo_rebind(relid, seqid, strategy, max_lo);
+		PG_RETURN_VOID();
 	}
 
 	hilo_priv_enter(&st);

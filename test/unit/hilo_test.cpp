@@ -317,3 +317,52 @@ TEST(HiloCache, ZeroIsNeverFound)
 	EXPECT_EQ(c.find(0), nullptr);
 	EXPECT_EQ(c.find(5), nullptr);
 }
+
+/*
+ * Property: a key draws under one strategy and size, moves to another
+ * sequence with another strategy and size (which an application may have
+ * used already); no id comes twice among the old key's blocks and the new
+ * sequence's later blocks.
+ */
+TEST(Hilo, MoveNeverOverlaps)
+{
+	std::mt19937_64 rng(99);
+	const HiloStrategy all[] = {HiloStrategy::classic, HiloStrategy::legacy,
+	HiloStrategy::pooled_lo, HiloStrategy::pooled};
+
+	for (int round = 0; round < 2000; round++)
+	{
+		HiloStrategy from = all[rng() % 4];
+		HiloStrategy to = all[rng() % 4];
+		int64_t		old_size = 1 + rng() % 30;
+		int64_t		new_size = 1 + rng() % 30;
+		bool		from_pooled = from == HiloStrategy::pooled || from == HiloStrategy::pooled_lo;
+		bool		to_pooled = to == HiloStrategy::pooled || to == HiloStrategy::pooled_lo;
+		int64_t		v = (int64_t) (rng() % 4);
+		int64_t		w = (int64_t) (rng() % 200);	/* the new sequence's position */
+		std::set<int64_t> old_ids;
+
+		for (int i = 0, n = 1 + rng() % 6; i < n; i++, v += from_pooled ? old_size : 1)
+		{
+			HiloBlock	b;
+
+			if (hilo_block(from, v, old_size, &b) == HiloStatus::ok)
+				for (int64_t id = b.next; id <= b.last; id++)
+					old_ids.insert(id);
+		}
+		int64_t		h;
+
+		ASSERT_EQ(hilo_move(from, v, old_size, to, w, new_size, &h), HiloStatus::ok);
+		ASSERT_GE(h, w);
+		for (int i = 0; i < 5; i++, h += to_pooled ? new_size : 1)
+		{
+			HiloBlock	b;
+
+			if (hilo_block(to, h, new_size, &b) != HiloStatus::ok)
+				continue;
+			for (int64_t id = b.next; id <= b.last; id++)
+				ASSERT_EQ(old_ids.count(id), 0u)
+					<< hilo_strategy_name(from) << "->" << hilo_strategy_name(to) << " id " << id;
+		}
+	}
+}

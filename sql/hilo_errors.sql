@@ -44,6 +44,12 @@ CREATE TEMP TABLE err_temp (id bigint);
 SELECT hilo_try($$SELECT hilo_next('err_temp')$$);
 SELECT hilo_try($$SELECT hilo_set_max_lo('err_v', 10)$$);
 
+-- A read-only transaction creates no key (and, like nextval(), draws no block).
+CREATE TABLE err_ro (id bigint);
+BEGIN READ ONLY;
+SELECT hilo_try($$SELECT hilo_next('err_ro')$$);
+ROLLBACK;
+
 -- max_lo must be at least 1 and fit an integer.
 SELECT hilo_try($$SELECT hilo_set_max_lo('err_t', 0)$$);
 SELECT hilo_try($$SELECT hilo_set_max_lo('err_t', -5)$$);

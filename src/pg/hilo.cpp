@@ -558,8 +558,12 @@ hilo_create_key_in_worker(Oid relid, int32 max_lo)
 static void
 hilo_create_key(Oid relid, int32 max_lo)
 {
-	Relation	rel = try_relation_open(relid, AccessShareLock);
+	Relation	rel;
 	bool		created_here;
+
+	/* The worker would write on behalf of a read-only transaction. */
+	PreventCommandIfReadOnly("hilo_next()");
+	rel = try_relation_open(relid, AccessShareLock);
 
 	if (rel == NULL)
 		ereport(ERROR,

@@ -318,6 +318,20 @@ RESET ROLE;
 SET ROLE regress_hilo_other;
 INSERT INTO owned (v) VALUES ('column privilege');
 SELECT hilo_next('owned') > 0 AS column_insert_may_draw;
+-- Binding needs USAGE (or UPDATE) on the sequence; changing a pooled key's
+-- block size alters the sequence's INCREMENT, which needs its ownership.
+RESET ROLE;
+CREATE SEQUENCE shared_seq INCREMENT 10;
+GRANT USAGE ON shared_seq TO regress_hilo_owner;
+SET ROLE regress_hilo_owner;
+CREATE TABLE owned_pooled (id bigint DEFAULT hilo_next('owned_pooled'));
+SELECT hilo_try($$SELECT hilo_bind('owned_pooled', 'classic_seq', 'classic', 10)$$);
+SELECT hilo_bind('owned_pooled', 'shared_seq', 'pooled_lo');
+SELECT hilo_try($$SELECT hilo_set_max_lo('owned_pooled', 1)$$);
+RESET ROLE;
+SELECT seqincrement FROM pg_sequence WHERE seqrelid = 'shared_seq'::regclass;
+SET ROLE regress_hilo_other;
+
 -- Nobody but the extension may write the hi table or touch the sequences.
 UPDATE id_gen.hilo_key SET max_lo = 1;
 DELETE FROM id_gen.hilo_key;

@@ -841,6 +841,13 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 				 errmsg("the Hi/Lo key of table %s was dropped concurrently", hilo_relname(relid))));
 	if (hilo_row_size(&row) == max_lo)
 		PG_RETURN_VOID();		/* nothing to change */
+	if ((row.strategy == HiloStrategy::pooled || row.strategy == HiloStrategy::pooled_lo) &&
+		!pg_class_ownercheck(row.seqid, GetUserId()))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be owner of sequence %s", hilo_relname(row.seqid)),
+				 errdetail("The block size of a %s key is its sequence's INCREMENT, which only the sequence's owner may change.",
+						   idgen::hilo_strategy_name(row.strategy))));
 
 	hilo_priv_enter(&st);
 	{

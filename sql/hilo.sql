@@ -325,6 +325,9 @@ CREATE SEQUENCE shared_seq INCREMENT 10;
 GRANT USAGE ON shared_seq TO regress_hilo_owner;
 SET ROLE regress_hilo_owner;
 CREATE TABLE owned_pooled (id bigint DEFAULT hilo_next('owned_pooled'));
+-- (moving a key already in use sets the sequence forward: that needs UPDATE)
+SELECT hilo_next('owned') > 0 AS owned_in_use;
+SELECT hilo_try($$SELECT hilo_bind('owned', 'shared_seq', 'pooled_lo')$$);
 SELECT hilo_try($$SELECT hilo_bind('owned_pooled', 'classic_seq', 'classic', 10)$$);
 SELECT hilo_bind('owned_pooled', 'shared_seq', 'pooled_lo');
 SELECT hilo_try($$SELECT hilo_set_max_lo('owned_pooled', 1)$$);

@@ -902,6 +902,12 @@ hilo_rebind(Oid relid, Oid seqid, HiloStrategy strategy, int32 max_lo)
 	HiloPrivState st;
 	int64		new_next_v = 0;
 
+	if (pg_class_aclcheck(seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for sequence %s", hilo_relname(seqid)),
+				 errdetail("Binding a key in use moves the sequence forward, as setval() does."),
+				 errhint("Moving a key to a sequence needs UPDATE on the sequence.")));
 	if (!hilo_read_key(relid, &row))
 		elog(ERROR, "Hi/Lo key of table %u vanished", relid);
 	LockRelationOid(row.seqid, ShareRowExclusiveLock);

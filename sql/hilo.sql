@@ -332,6 +332,10 @@ SELECT hilo_try($$SELECT hilo_bind('owned_pooled', 'classic_seq', 'classic', 10)
 SELECT hilo_bind('owned_pooled', 'shared_seq', 'pooled_lo');
 SELECT hilo_try($$SELECT hilo_set_max_lo('owned_pooled', 1)$$);
 RESET ROLE;
+GRANT UPDATE ON shared_seq TO regress_hilo_owner;
+SET ROLE regress_hilo_owner;
+SELECT hilo_try($$SELECT hilo_set_max_lo('owned_pooled', 1)$$);
+RESET ROLE;
 SELECT seqincrement FROM pg_sequence WHERE seqrelid = 'shared_seq'::regclass;
 SET ROLE regress_hilo_other;
 

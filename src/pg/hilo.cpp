@@ -841,6 +841,12 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 				 errmsg("the Hi/Lo key of table %s was dropped concurrently", hilo_relname(relid))));
 	if (hilo_row_size(&row) == max_lo)
 		PG_RETURN_VOID();		/* nothing to change */
+	if (!row.own_seq && pg_class_aclcheck(row.seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for sequence %s", hilo_relname(row.seqid)),
+				 errdetail("Changing the block size moves the key's sequence forward, as setval() does."),
+				 errhint("Changing the block size of a bound key needs UPDATE on its sequence.")));
 	if ((row.strategy == HiloStrategy::pooled || row.strategy == HiloStrategy::pooled_lo) &&
 		!pg_class_ownercheck(row.seqid, GetUserId()))
 		ereport(ERROR,

@@ -44,6 +44,20 @@ SELECT hilo_next('small') FROM generate_series(1, 7);
 RESET id_gen.hilo_max_lo;
 SELECT max_lo FROM hilo_keys WHERE table_name = 'small'::regclass;
 
+-- The fast path touches no table, sequence or lock: with a block in hand,
+-- a transaction drawing ids holds no lock on the hi table or the sequence.
+CREATE TABLE quiet (id bigint);
+SELECT hilo_next('quiet') AS draws_a_block;
+SELECT 'id_gen.hilo_key'::regclass::oid AS hi_table_oid,
+       seq::oid AS quiet_seq_oid, 'quiet'::regclass::oid AS quiet_oid
+  FROM id_gen.hilo_key WHERE relid = 'quiet'::regclass \gset
+BEGIN;
+SELECT count(hilo_next('quiet')) FROM generate_series(1, 500);
+SELECT count(*) AS locks_taken FROM pg_locks
+ WHERE pid = pg_backend_pid() AND locktype = 'relation'
+   AND relation IN (:hi_table_oid, :quiet_seq_oid, :quiet_oid);
+COMMIT;
+
 -- A new session draws a new block: ids never repeat across backends.
 \c
 SELECT hilo_next('small') AS after_reconnect;

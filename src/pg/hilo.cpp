@@ -1,7 +1,7 @@
 /*
  * hilo.cpp: hilo_next(table), hilo_set_max_lo() and hilo_bind(): the
  * PostgreSQL side of Hi/Lo keys (the formulas and the cache are in
- * src/core/hilo.cpp).
+ * src/core/hilo.cpp; the user-facing description is doc/hilo.md).
  *
  * Where the state lives:
  *  - id_gen.hilo_key: one row per key (table oid, sequence, strategy,

@@ -122,6 +122,13 @@ INSERT INTO "Sales Dept".line_items DEFAULT VALUES;
 SELECT array_agg(id ORDER BY id) FROM "Sales Dept".line_items;
 SELECT table_name, strategy, max_lo FROM hilo_keys WHERE table_name::text LIKE '%line_items';
 
+-- Adding a key column to a table with rows fills them during the rewrite,
+-- under ALTER TABLE's exclusive lock (the worker does not need the table).
+CREATE TABLE legacy_rows (v int);
+INSERT INTO legacy_rows SELECT generate_series(1, 4);
+ALTER TABLE legacy_rows ADD COLUMN id bigint NOT NULL DEFAULT hilo_next('legacy_rows');
+SELECT v, id FROM legacy_rows ORDER BY v;
+
 -- Dropping a table removes its row and its own sequence, so nothing in the
 -- hi table breaks a dump.
 SELECT seq AS fresh_seq FROM id_gen.hilo_key WHERE relid = 'fresh'::regclass \gset

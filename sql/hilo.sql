@@ -107,6 +107,20 @@ CREATE TABLE fresh (id bigint DEFAULT hilo_next('fresh'));
 INSERT INTO fresh DEFAULT VALUES;
 COMMIT;
 SELECT hilo_next('fresh') AS committed_with_the_table;
+-- The documented edge: the table was created in this transaction and its
+-- key in a subtransaction that rolls back.  The backend forgets its block
+-- with the key (else, after COMMIT, it would keep handing out ids that a
+-- key created later starts from again); the key starts again at 1, and ids
+-- seen inside the rolled-back subtransaction come again.
+BEGIN;
+CREATE TABLE fresh_sub (id bigint PRIMARY KEY DEFAULT hilo_next('fresh_sub'));
+SAVEPOINT s;
+SELECT hilo_next('fresh_sub') AS in_savepoint, hilo_next('fresh_sub') AS again;
+ROLLBACK TO SAVEPOINT s;
+INSERT INTO fresh_sub DEFAULT VALUES RETURNING id AS after_rollback_to_savepoint;
+COMMIT;
+\c
+INSERT INTO fresh_sub DEFAULT VALUES RETURNING id AS other_backend;
 
 -- Names resolve like any table name: quoted identifiers, schemas,
 -- search_path.  A renamed table keeps its key (it is keyed by OID).

@@ -43,6 +43,8 @@ GRANT SELECT ON id_gen.hilo_key TO PUBLIC;
 -- Numbers the sequences created for keys (id_gen.hilo_seq_<n>): names must
 -- not come from OIDs, which change on restore.
 CREATE SEQUENCE id_gen.hilo_seq_counter AS bigint MINVALUE 1;
+COMMENT ON SEQUENCE id_gen.hilo_seq_counter IS
+    'numbers the sequences created for Hi/Lo keys (id_gen.hilo_seq_<n>)';
 SELECT pg_catalog.pg_extension_config_dump('id_gen.hilo_seq_counter', '');
 REVOKE ALL ON id_gen.hilo_seq_counter FROM PUBLIC;
 
@@ -132,5 +134,9 @@ BEGIN
 END
 $$;
 REVOKE ALL ON FUNCTION id_gen.hilo_on_drop() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.hilo_on_drop() IS
+    'removes the Hi/Lo key of a dropped table; refuses to drop a sequence a key draws from';
 CREATE EVENT TRIGGER id_gen_hilo_on_drop ON sql_drop
     EXECUTE FUNCTION id_gen.hilo_on_drop();
+COMMENT ON EVENT TRIGGER id_gen_hilo_on_drop IS
+    'keeps id_gen.hilo_key free of rows for dropped tables';

@@ -145,6 +145,14 @@ INSERT INTO legacy_rows SELECT generate_series(1, 4);
 ALTER TABLE legacy_rows ADD COLUMN id bigint NOT NULL DEFAULT hilo_next('legacy_rows');
 SELECT v, id FROM legacy_rows ORDER BY v;
 
+-- A partitioned table has one key: partitions inherit the parent's default.
+CREATE TABLE parted (id bigint DEFAULT hilo_next('parted'), k int) PARTITION BY RANGE (k);
+CREATE TABLE parted_1 PARTITION OF parted FOR VALUES FROM (0) TO (10);
+INSERT INTO parted_1 (k) VALUES (1);
+INSERT INTO parted (k) VALUES (2);
+SELECT k, id FROM parted ORDER BY k;
+SELECT count(*) AS keys FROM id_gen.hilo_key WHERE relid IN ('parted'::regclass, 'parted_1'::regclass);
+
 -- Dropping a table removes its row and its own sequence, so nothing in the
 -- hi table breaks a dump.
 SELECT seq AS fresh_seq FROM id_gen.hilo_key WHERE relid = 'fresh'::regclass \gset

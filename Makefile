@@ -20,10 +20,9 @@ EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text
 
 # Regression tests run on a stock server (no shared_preload_libraries): that
 # is the configuration CREATE EXTENSION must work in.
-REGRESS = setup snowflake decimal_id timeuuid timeuuid_index
+REGRESS = setup hilo hilo_errors snowflake decimal_id timeuuid timeuuid_index
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
-ISOLATION = snowflake_concurrent decimal_concurrent timeuuid_concurrent
-ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
+ISOLATION = hilo_first_use hilo_max_lo snowflake_concurrent decimal_concurrent timeuuid_concurrent
 TAP_TESTS = 1
 
 PG_CONFIG ?= pg_config

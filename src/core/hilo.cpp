@@ -1,0 +1,284 @@
+/*
+ * hilo.cpp: Hi/Lo formulas, rebase and the backend-local block cache.
+ *
+ * All arithmetic is done in 128 bits and checked against the int64 range,
+ * so that no formula wraps silently whatever the sequence holds.
+ */
+#include "core/hilo.hpp"
+
+#include <cstring>
+
+#include "core/cpp_only.hpp"
+
+namespace idgen {
+
+typedef __int128 i128;
+
+static const i128 kMaxId = INT64_MAX;
+
+const char *const hilo_strategy_list = "classic, legacy, pooled_lo, pooled";
+
+bool
+hilo_parse_strategy(const char *text, HiloStrategy *out)
+{
+	static const struct
+	{
+		const char *name;
+		HiloStrategy s;
+	}			names[] = {
+		{"classic", HiloStrategy::classic},
+		{"legacy", HiloStrategy::legacy},
+		{"pooled_lo", HiloStrategy::pooled_lo},
+		{"pooled", HiloStrategy::pooled},
+	};
+
+	if (text == nullptr)
+		return false;
+	for (const auto &n : names)
+	{
+		if (strcmp(text, n.name) == 0)
+		{
+			*out = n.s;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *
+hilo_strategy_name(HiloStrategy s)
+{
+	switch (s)
+	{
+		case HiloStrategy::classic:
+			return "classic";
+		case HiloStrategy::legacy:
+			return "legacy";
+		case HiloStrategy::pooled_lo:
+			return "pooled_lo";
+		case HiloStrategy::pooled:
+			return "pooled";
+	}
+	return "?";
+}
+
+/* First and last id of v's block, before cutting at 1, in 128 bits. */
+static void
+block_bounds(HiloStrategy s, int64_t v, int64_t size, i128 *first, i128 *last)
+{
+	*first = 0;
+	*last = 0;
+	switch (s)
+	{
+		case HiloStrategy::classic:
+			*first = (i128) v * size;
+			*last = *first + size - 1;
+			break;
+		case HiloStrategy::legacy:
+			*first = (i128) v * ((i128) size + 1);
+			*last = *first + size;
+			break;
+		case HiloStrategy::pooled_lo:
+			*first = v;
+			*last = (i128) v + size - 1;
+			break;
+		case HiloStrategy::pooled:
+			*first = (i128) v - size + 1;
+			*last = v;
+			break;
+	}
+}
+
+HiloStatus
+hilo_block(HiloStrategy s, int64_t v, int64_t size, HiloBlock *out)
+{
+	i128		first;
+	i128		last;
+
+	if (size < 1)
+		return HiloStatus::bad_size;
+	block_bounds(s, v, size, &first, &last);
+	if (last > kMaxId)
+		return HiloStatus::overflow;
+	if (last < 1)
+		return HiloStatus::below_one;
+	if (first < 1)
+		first = 1;
+	out->next = (int64_t) first;
+	out->last = (int64_t) last;
+	return HiloStatus::ok;
+}
+
+HiloStatus
+hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
+		  HiloStrategy to, int64_t to_next_v, int64_t new_size, int64_t *new_next_v)
+{
+	i128		free_from = 0;	/* no id >= this was reserved by a past draw */
+	i128		h = 0;
+
+	if (old_size < 1 || new_size < 1)
+		return HiloStatus::bad_size;
+
+	/*
+	 * Blocks grow with v, so every past draw (values below next_v) reserved
+	 * only ids below the first id of next_v's block under the old size.
+	 */
+	switch (from)
+	{
+		case HiloStrategy::classic:
+			free_from = (i128) next_v * old_size;
+			break;
+		case HiloStrategy::legacy:
+			free_from = (i128) next_v * ((i128) old_size + 1);
+			break;
+		case HiloStrategy::pooled_lo:
+			free_from = next_v;
+			break;
+		case HiloStrategy::pooled:
+			free_from = (i128) next_v - old_size + 1;
+			break;
+	}
+	if (free_from < 1)
+		free_from = 1;
+
+	/* The smallest value whose block under new_size starts at or above it. */
+	switch (to)
+	{
+		case HiloStrategy::classic:
+			h = (free_from + new_size - 1) / new_size;
+			break;
+		case HiloStrategy::legacy:
+			h = (free_from + new_size) / ((i128) new_size + 1);
+			break;
+		case HiloStrategy::pooled_lo:
+			h = free_from;
+			break;
+		case HiloStrategy::pooled:
+			h = free_from + new_size - 1;
+			break;
+	}
+	if (h < to_next_v)
+		h = to_next_v;
+	if (h > kMaxId)
+		return HiloStatus::overflow;
+
+	/* The first block drawn after the move must itself fit. */
+	i128		first;
+	i128		last;
+
+	block_bounds(to, (int64_t) h, new_size, &first, &last);
+	if (last > kMaxId)
+		return HiloStatus::overflow;
+	*new_next_v = (int64_t) h;
+	return HiloStatus::ok;
+}
+
+HiloStatus
+hilo_rebase(HiloStrategy s, int64_t next_v, int64_t old_size,
+			int64_t new_size, int64_t *new_next_v)
+{
+	return hilo_move(s, next_v, old_size, s, next_v, new_size, new_next_v);
+}
+
+HiloCache::HiloCache()
+	: slots_(16), count_(0)
+{
+}
+
+HiloEntry *
+HiloCache::insert(uint32_t relid)
+{
+	HiloEntry  *e = find(relid);
+
+	if (e != nullptr)
+		return e;
+	if ((count_ + 1) * 2 > slots_.size())
+		grow();
+
+	size_t		mask = slots_.size() - 1;
+	size_t		i = hash(relid) & mask;
+
+	while (slots_[i].relid != 0)
+		i = (i + 1) & mask;
+	e = &slots_[i];
+	memset(static_cast<void *>(e), 0, sizeof(*e));
+	e->relid = relid;
+	e->stale = true;
+	e->block.next = 1;
+	e->block.last = 0;
+	count_++;
+	return e;
+}
+
+void
+HiloCache::grow()
+{
+	std::vector<HiloEntry> old(slots_.size() * 2);
+
+	old.swap(slots_);
+	size_t		mask = slots_.size() - 1;
+
+	for (const HiloEntry &e : old)
+	{
+		if (e.relid == 0)
+			continue;
+		size_t		i = hash(e.relid) & mask;
+
+		while (slots_[i].relid != 0)
+			i = (i + 1) & mask;
+		slots_[i] = e;
+	}
+}
+
+void
+HiloCache::erase(uint32_t relid) noexcept
+{
+	HiloEntry  *e = find(relid);
+
+	if (e == nullptr)
+		return;
+
+	size_t		mask = slots_.size() - 1;
+	size_t		hole = static_cast<size_t>(e - slots_.data());
+
+	/* Backward-shift: move later members of the probe run into the hole. */
+	for (size_t j = (hole + 1) & mask; slots_[j].relid != 0; j = (j + 1) & mask)
+	{
+		size_t		home = hash(slots_[j].relid) & mask;
+
+		/* j may move to hole unless its home lies cyclically in (hole, j]. */
+		bool		stays = (hole <= j) ? (home > hole && home <= j)
+			: (home > hole || home <= j);
+
+		if (!stays)
+		{
+			slots_[hole] = slots_[j];
+			hole = j;
+		}
+	}
+	slots_[hole].relid = 0;
+	count_--;
+}
+
+void
+HiloCache::mark_stale(uint32_t oid) noexcept
+{
+	for (HiloEntry &e : slots_)
+	{
+		if (e.relid != 0 && (oid == 0 || e.relid == oid || e.seqid == oid))
+		{
+			e.stale = true;
+			e.checked_role = 0;
+		}
+	}
+}
+
+void
+HiloCache::clear() noexcept
+{
+	for (HiloEntry &e : slots_)
+		e.relid = 0;
+	count_ = 0;
+}
+
+}  // namespace idgen

@@ -1,0 +1,174 @@
+/*
+ * hilo.hpp: the Hi/Lo algorithm without PostgreSQL: the id formulas of the
+ * four supported strategies (with overflow checks), the rebase used when a
+ * key's block size changes, and the backend-local cache of blocks.
+ *
+ * Vocabulary: a key draws values v from a sequence; each v reserves a block
+ * of ids for one backend.  "size" is the block parameter of the strategy:
+ * max_lo for classic and legacy, the sequence's INCREMENT for the pooled
+ * strategies.
+ *
+ *   classic    ids v*size .. v*size + size-1          (lo = 0 .. max_lo-1)
+ *   legacy     ids v*(size+1) .. v*(size+1) + size    (NHibernate, old Hibernate)
+ *   pooled_lo  ids v .. v + size-1                    (EF Core UseHiLo, Hibernate pooled-lo)
+ *   pooled     ids v-size+1 .. v                      (Hibernate pooled)
+ *
+ * Ids below 1 are never handed out: the part of a block below 1 is cut off.
+ */
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace idgen {
+
+enum class HiloStrategy : uint8_t
+{
+	classic = 0,
+	legacy = 1,
+	pooled_lo = 2,
+	pooled = 3
+};
+
+enum class HiloStatus : uint8_t
+{
+	ok,
+	bad_size,		/* size < 1 */
+	overflow,		/* some id of the block would exceed INT64_MAX */
+	below_one		/* the whole block lies below 1: draw the next value */
+};
+
+/* Ids still to hand out from a block: next .. last; empty when next > last. */
+struct HiloBlock
+{
+	int64_t		next;
+	int64_t		last;
+};
+
+/*
+ * Takes the next id of a block; false when the block is used up.  The last
+ * id empties the block instead of incrementing past it, so a block ending
+ * at INT64_MAX never wraps.
+ */
+static inline bool
+hilo_take(HiloBlock *b, int64_t *id)
+{
+	if (b->next > b->last)
+		return false;
+	*id = b->next;
+	if (b->next == b->last)
+	{
+		b->next = 1;
+		b->last = 0;
+	}
+	else
+		b->next++;
+	return true;
+}
+
+/* Parses "classic", "legacy", "pooled_lo", "pooled"; false for anything else. */
+bool		hilo_parse_strategy(const char *text, HiloStrategy *out);
+const char *hilo_strategy_name(HiloStrategy s);
+
+/* The comma-separated list of strategy names, for hints. */
+extern const char *const hilo_strategy_list;
+
+/*
+ * The block of ids sequence value v reserves.  On any status but ok, *out
+ * is left untouched.
+ */
+HiloStatus	hilo_block(HiloStrategy s, int64_t v, int64_t size, HiloBlock *out);
+
+/*
+ * Changing a key's block size from old_size to new_size: given next_v, the
+ * value the sequence would return next, compute *new_next_v, the value it
+ * must return next so that no block under new_size overlaps any block drawn
+ * under old_size (all of which came from values below next_v).  The result
+ * is never below next_v: the sequence only moves forward.
+ */
+HiloStatus	hilo_rebase(HiloStrategy s, int64_t next_v, int64_t old_size,
+						int64_t new_size, int64_t *new_next_v);
+
+/*
+ * Moving a key to another sequence and formula (hilo_bind on a key in use):
+ * the old key would draw next_v next with old_size under `from`; the new
+ * sequence would return to_next_v next.  Computes *new_next_v, the value
+ * the new sequence must return next so that its blocks under `to` and
+ * new_size start above every id the old key could have handed out; never
+ * below to_next_v.
+ */
+HiloStatus	hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
+					  HiloStrategy to, int64_t to_next_v, int64_t new_size,
+					  int64_t *new_next_v);
+
+/*
+ * One cached key of a backend.  Plain data: the glue reads and writes the
+ * fields directly on the fast path.
+ */
+struct HiloEntry
+{
+	uint32_t	relid;			/* table oid; 0 marks a free slot */
+	uint32_t	seqid;			/* oid of the sequence the key draws from */
+	uint32_t	checked_role;	/* role that passed the INSERT check; 0: none */
+	bool		stale;			/* an invalidation arrived: reload before use */
+	HiloStrategy strategy;
+	int64_t		size;
+	HiloBlock	block;			/* empty (next > last) until the first draw */
+};
+
+/*
+ * A small open-addressing hash table of entries keyed by table oid
+ * (linear probing, backward-shift deletion, capacity a power of two kept at
+ * most half full).  find() and the marking functions never allocate and
+ * never throw; insert() may throw std::bad_alloc and invalidates pointers.
+ */
+class HiloCache
+{
+public:
+	HiloCache();
+
+	HiloEntry  *find(uint32_t relid) noexcept
+	{
+		size_t		mask = slots_.size() - 1;
+
+		if (relid == 0)
+			return nullptr;		/* 0 marks free slots: never a key */
+
+		for (size_t i = hash(relid) & mask;; i = (i + 1) & mask)
+		{
+			if (slots_[i].relid == relid)
+				return &slots_[i];
+			if (slots_[i].relid == 0)
+				return nullptr;
+		}
+	}
+
+	/* The entry for relid, created empty (stale, no block) if absent. */
+	HiloEntry  *insert(uint32_t relid);
+
+	void		erase(uint32_t relid) noexcept;
+
+	/*
+	 * An invalidation for relation oid: marks stale the entry of that table
+	 * and every entry drawing from that sequence; oid 0 marks all.  Blocks
+	 * are kept: a block drawn before a change of block size or binding
+	 * stays unique (see hilo_rebase), so dropping it would only waste ids.
+	 */
+	void		mark_stale(uint32_t oid) noexcept;
+
+	void		clear() noexcept;
+	size_t		size() const noexcept { return count_; }
+
+private:
+	static size_t hash(uint32_t relid) noexcept
+	{
+		return static_cast<size_t>(relid * UINT32_C(2654435761));
+	}
+	void		grow();
+
+	std::vector<HiloEntry> slots_;
+	size_t		count_;
+};
+
+}  // namespace idgen

@@ -1,0 +1,368 @@
+/* Unit tests for the Hi/Lo formulas, the rebase and the block cache. */
+#include "core/hilo.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <set>
+
+using namespace idgen;
+
+static HiloBlock
+block(HiloStrategy s, int64_t v, int64_t size)
+{
+	HiloBlock	b = {-1, -1};
+
+	EXPECT_EQ(hilo_block(s, v, size, &b), HiloStatus::ok) << "v=" << v << " size=" << size;
+	return b;
+}
+
+TEST(Hilo, ParseStrategy)
+{
+	HiloStrategy s = HiloStrategy::classic;
+
+	EXPECT_TRUE(hilo_parse_strategy("legacy", &s));
+	EXPECT_EQ(s, HiloStrategy::legacy);
+	EXPECT_TRUE(hilo_parse_strategy("pooled_lo", &s));
+	EXPECT_EQ(s, HiloStrategy::pooled_lo);
+	EXPECT_TRUE(hilo_parse_strategy("pooled", &s));
+	EXPECT_EQ(s, HiloStrategy::pooled);
+	EXPECT_TRUE(hilo_parse_strategy("classic", &s));
+	EXPECT_EQ(s, HiloStrategy::classic);
+	EXPECT_FALSE(hilo_parse_strategy("Classic", &s));
+	EXPECT_FALSE(hilo_parse_strategy("", &s));
+	EXPECT_FALSE(hilo_parse_strategy(nullptr, &s));
+	EXPECT_FALSE(hilo_parse_strategy("pooled ", &s));
+	for (auto x : {HiloStrategy::classic, HiloStrategy::legacy, HiloStrategy::pooled_lo, HiloStrategy::pooled})
+	{
+		HiloStrategy back;
+
+		ASSERT_TRUE(hilo_parse_strategy(hilo_strategy_name(x), &back));
+		EXPECT_EQ(back, x);
+	}
+}
+
+/* The worked examples of doc/hilo.md. */
+TEST(Hilo, Formulas)
+{
+	HiloBlock	b;
+
+	b = block(HiloStrategy::classic, 3, 1000);
+	EXPECT_EQ(b.next, 3000);
+	EXPECT_EQ(b.last, 3999);
+	b = block(HiloStrategy::legacy, 3, 1000);
+	EXPECT_EQ(b.next, 3003);
+	EXPECT_EQ(b.last, 4003);
+	b = block(HiloStrategy::pooled_lo, 101, 50);
+	EXPECT_EQ(b.next, 101);
+	EXPECT_EQ(b.last, 150);
+	b = block(HiloStrategy::pooled, 101, 50);
+	EXPECT_EQ(b.next, 52);
+	EXPECT_EQ(b.last, 101);
+}
+
+TEST(Hilo, IdsStartAtOne)
+{
+	HiloBlock	b;
+
+	/* hi 0 of classic gives 0..999: 0 is cut off */
+	b = block(HiloStrategy::classic, 0, 1000);
+	EXPECT_EQ(b.next, 1);
+	EXPECT_EQ(b.last, 999);
+	/* Hibernate pooled's first value 1 with increment 50: just id 1 */
+	b = block(HiloStrategy::pooled, 1, 50);
+	EXPECT_EQ(b.next, 1);
+	EXPECT_EQ(b.last, 1);
+	EXPECT_EQ(hilo_block(HiloStrategy::classic, 0, 1, &b), HiloStatus::below_one);
+	EXPECT_EQ(hilo_block(HiloStrategy::pooled, 0, 50, &b), HiloStatus::below_one);
+	EXPECT_EQ(hilo_block(HiloStrategy::classic, -5, 10, &b), HiloStatus::below_one);
+	EXPECT_EQ(hilo_block(HiloStrategy::pooled_lo, INT64_MIN, 10, &b), HiloStatus::below_one);
+	EXPECT_EQ(hilo_block(HiloStrategy::legacy, INT64_MIN, INT64_MAX, &b), HiloStatus::below_one);
+}
+
+TEST(Hilo, BadSize)
+{
+	HiloBlock	b;
+	int64_t		h;
+
+	for (auto s : {HiloStrategy::classic, HiloStrategy::legacy, HiloStrategy::pooled_lo, HiloStrategy::pooled})
+	{
+		EXPECT_EQ(hilo_block(s, 1, 0, &b), HiloStatus::bad_size);
+		EXPECT_EQ(hilo_block(s, 1, -1, &b), HiloStatus::bad_size);
+		EXPECT_EQ(hilo_rebase(s, 1, 0, 10, &h), HiloStatus::bad_size);
+		EXPECT_EQ(hilo_rebase(s, 1, 10, 0, &h), HiloStatus::bad_size);
+	}
+}
+
+TEST(Hilo, Overflow)
+{
+	HiloBlock	b = {7, 7};
+
+	/* the last classic block that fits, and the first that does not */
+	int64_t		top = INT64_MAX / 1000;	/* 9223372036854775 */
+
+	b = block(HiloStrategy::classic, top - 1, 1000);
+	EXPECT_EQ(b.last, (top - 1) * 1000 + 999);
+	/* top*1000+999 = 9223372036854775999 > INT64_MAX */
+	EXPECT_EQ(hilo_block(HiloStrategy::classic, top, 1000, &b), HiloStatus::overflow);
+	EXPECT_EQ(hilo_block(HiloStrategy::classic, INT64_MAX, 1000, &b), HiloStatus::overflow);
+	EXPECT_EQ(hilo_block(HiloStrategy::legacy, INT64_MAX / 2 + 1, 1, &b), HiloStatus::overflow);
+	b = block(HiloStrategy::legacy, INT64_MAX / 2, 1);
+	EXPECT_EQ(b.last, INT64_MAX);
+	EXPECT_EQ(hilo_block(HiloStrategy::pooled_lo, INT64_MAX, 2, &b), HiloStatus::overflow);
+	b = block(HiloStrategy::pooled_lo, INT64_MAX, 1);
+	EXPECT_EQ(b.next, INT64_MAX);
+	b = block(HiloStrategy::pooled, INT64_MAX, 50);
+	EXPECT_EQ(b.last, INT64_MAX);
+	/* a failed call leaves the block untouched */
+	b = {7, 7};
+	EXPECT_EQ(hilo_block(HiloStrategy::classic, INT64_MAX, INT64_MAX, &b), HiloStatus::overflow);
+	EXPECT_EQ(b.next, 7);
+	int64_t		h = 42;
+
+	/* the first block after the rebase would not fit */
+	EXPECT_EQ(hilo_rebase(HiloStrategy::pooled_lo, INT64_MAX - 5, 10, 10, &h), HiloStatus::overflow);
+	EXPECT_EQ(h, 42);
+}
+
+TEST(Hilo, RebaseClassic)
+{
+	int64_t		h = 0;
+
+	/* next hi 5 under 1000: ids < 5000 may be out; under 10 start at hi 500 */
+	ASSERT_EQ(hilo_rebase(HiloStrategy::classic, 5, 1000, 10, &h), HiloStatus::ok);
+	EXPECT_EQ(h, 500);
+	/* ceil((5*1000)/3) = 1667 */
+	ASSERT_EQ(hilo_rebase(HiloStrategy::classic, 5, 1000, 3, &h), HiloStatus::ok);
+	EXPECT_EQ(h, 1667);
+	/* growing the block never moves the sequence backwards */
+	ASSERT_EQ(hilo_rebase(HiloStrategy::classic, 5, 10, 1000, &h), HiloStatus::ok);
+	EXPECT_EQ(h, 5);
+	ASSERT_EQ(hilo_rebase(HiloStrategy::legacy, 5, 9, 4, &h), HiloStatus::ok);
+	EXPECT_EQ(h, 10);			/* 5*10 = 50 = 10*5 */
+	ASSERT_EQ(hilo_rebase(HiloStrategy::pooled_lo, 151, 50, 10, &h), HiloStatus::ok);
+	EXPECT_EQ(h, 151);
+	ASSERT_EQ(hilo_rebase(HiloStrategy::pooled, 151, 50, 10, &h), HiloStatus::ok);
+	EXPECT_EQ(h, 151);			/* (141, 151]: past ids are <= 101 */
+}
+
+/*
+ * Property: draw some values under the old size, rebase, draw under the new
+ * size; no id is produced twice, for every strategy and many sizes.
+ */
+TEST(Hilo, RebaseNeverOverlaps)
+{
+	std::mt19937_64 rng(12345);
+
+	for (auto s : {HiloStrategy::classic, HiloStrategy::legacy, HiloStrategy::pooled_lo, HiloStrategy::pooled})
+	{
+		for (int round = 0; round < 300; round++)
+		{
+			int64_t		old_size = 1 + rng() % 40;
+			int64_t		new_size = 1 + rng() % 40;
+			bool		pooled = s == HiloStrategy::pooled || s == HiloStrategy::pooled_lo;
+			int64_t		v = (int64_t) (rng() % 5);	/* sequence start */
+			int64_t		step = pooled ? old_size : 1;
+			std::set<int64_t> seen;
+			auto		take = [&](int64_t value, int64_t size) {
+				HiloBlock	b;
+				HiloStatus	st = hilo_block(s, value, size, &b);
+
+				if (st == HiloStatus::below_one)
+					return;
+				ASSERT_EQ(st, HiloStatus::ok);
+				for (int64_t id = b.next; id <= b.last; id++)
+				{
+					ASSERT_GE(id, 1);
+					ASSERT_TRUE(seen.insert(id).second)
+						<< hilo_strategy_name(s) << " id " << id << " twice";
+				}
+			};
+			int			draws = 1 + rng() % 6;
+
+			for (int i = 0; i < draws; i++, v += step)
+				take(v, old_size);
+			int64_t		h;
+
+			ASSERT_EQ(hilo_rebase(s, v, old_size, new_size, &h), HiloStatus::ok);
+			ASSERT_GE(h, v);
+			step = pooled ? new_size : 1;
+			for (int i = 0; i < 6; i++, h += step)
+				take(h, new_size);
+		}
+	}
+}
+
+TEST(HiloCache, InsertFindErase)
+{
+	HiloCache	c;
+
+	EXPECT_EQ(c.find(42), nullptr);
+	HiloEntry  *e = c.insert(42);
+
+	ASSERT_NE(e, nullptr);
+	EXPECT_EQ(e->relid, 42u);
+	EXPECT_TRUE(e->stale);
+	EXPECT_GT(e->block.next, e->block.last);	/* no block yet */
+	e->block = {5, 9};
+	EXPECT_EQ(c.insert(42)->block.next, 5);	/* existing entry returned */
+	c.erase(42);
+	EXPECT_EQ(c.find(42), nullptr);
+	EXPECT_EQ(c.size(), 0u);
+}
+
+/* Many keys with colliding probe runs, against a std::map model. */
+TEST(HiloCache, MatchesModel)
+{
+	HiloCache	c;
+	std::map<uint32_t, int64_t> model;
+	std::mt19937 rng(7);
+
+	for (int i = 0; i < 20000; i++)
+	{
+		uint32_t	k = 1 + rng() % 300;
+
+		if (rng() % 3 == 0)
+		{
+			c.erase(k);
+			model.erase(k);
+		}
+		else
+		{
+			HiloEntry  *e = c.insert(k);
+
+			e->block.next = i;
+			model[k] = i;
+		}
+		if (i % 97 == 0)
+		{
+			ASSERT_EQ(c.size(), model.size());
+			for (uint32_t q = 1; q <= 300; q++)
+			{
+				HiloEntry  *e = c.find(q);
+				auto		it = model.find(q);
+
+				ASSERT_EQ(e != nullptr, it != model.end()) << q;
+				if (e)
+				{
+					ASSERT_EQ(e->block.next, it->second);
+				}
+			}
+		}
+	}
+}
+
+TEST(HiloCache, MarkStale)
+{
+	HiloCache	c;
+	HiloEntry  *a = c.insert(10);
+
+	a->seqid = 500;
+	a->stale = false;
+	a->checked_role = 7;
+	HiloEntry  *b = c.insert(11);
+
+	b->seqid = 501;
+	b->stale = false;
+	b->checked_role = 7;
+	c.mark_stale(500);			/* the sequence of key 10 changed */
+	EXPECT_TRUE(c.find(10)->stale);
+	EXPECT_EQ(c.find(10)->checked_role, 0u);
+	EXPECT_FALSE(c.find(11)->stale);
+	c.mark_stale(11);
+	EXPECT_TRUE(c.find(11)->stale);
+	c.find(10)->stale = false;
+	c.find(11)->stale = false;
+	c.mark_stale(0);
+	EXPECT_TRUE(c.find(10)->stale && c.find(11)->stale);
+	c.clear();
+	EXPECT_EQ(c.size(), 0u);
+	EXPECT_EQ(c.find(10), nullptr);
+}
+
+TEST(Hilo, TakeNeverWraps)
+{
+	HiloBlock	b = block(HiloStrategy::pooled_lo, INT64_MAX - 1, 2);
+	int64_t		id = 0;
+
+	ASSERT_TRUE(hilo_take(&b, &id));
+	EXPECT_EQ(id, INT64_MAX - 1);
+	ASSERT_TRUE(hilo_take(&b, &id));
+	EXPECT_EQ(id, INT64_MAX);
+	EXPECT_FALSE(hilo_take(&b, &id));
+	EXPECT_FALSE(hilo_take(&b, &id));
+	EXPECT_EQ(id, INT64_MAX);
+
+	b = block(HiloStrategy::classic, 0, 3);
+	std::vector<int64_t> ids;
+
+	while (hilo_take(&b, &id))
+		ids.push_back(id);
+	EXPECT_EQ(ids, (std::vector<int64_t>{1, 2}));
+}
+
+/* OID 0 (InvalidOid) is never a key, even after erasures left stale slots. */
+TEST(HiloCache, ZeroIsNeverFound)
+{
+	HiloCache	c;
+
+	EXPECT_EQ(c.find(0), nullptr);
+	HiloEntry  *e = c.insert(5);
+
+	e->stale = false;
+	e->checked_role = 10;
+	e->block = {1, 100};
+	c.erase(5);
+	EXPECT_EQ(c.find(0), nullptr);
+	EXPECT_EQ(c.find(5), nullptr);
+}
+
+/*
+ * Property: a key draws under one strategy and size, moves to another
+ * sequence with another strategy and size (which an application may have
+ * used already); no id comes twice among the old key's blocks and the new
+ * sequence's later blocks.
+ */
+TEST(Hilo, MoveNeverOverlaps)
+{
+	std::mt19937_64 rng(99);
+	const HiloStrategy all[] = {HiloStrategy::classic, HiloStrategy::legacy,
+	HiloStrategy::pooled_lo, HiloStrategy::pooled};
+
+	for (int round = 0; round < 2000; round++)
+	{
+		HiloStrategy from = all[rng() % 4];
+		HiloStrategy to = all[rng() % 4];
+		int64_t		old_size = 1 + rng() % 30;
+		int64_t		new_size = 1 + rng() % 30;
+		bool		from_pooled = from == HiloStrategy::pooled || from == HiloStrategy::pooled_lo;
+		bool		to_pooled = to == HiloStrategy::pooled || to == HiloStrategy::pooled_lo;
+		int64_t		v = (int64_t) (rng() % 4);
+		int64_t		w = (int64_t) (rng() % 200);	/* the new sequence's position */
+		std::set<int64_t> old_ids;
+
+		for (int i = 0, n = 1 + rng() % 6; i < n; i++, v += from_pooled ? old_size : 1)
+		{
+			HiloBlock	b;
+
+			if (hilo_block(from, v, old_size, &b) == HiloStatus::ok)
+				for (int64_t id = b.next; id <= b.last; id++)
+					old_ids.insert(id);
+		}
+		int64_t		h;
+
+		ASSERT_EQ(hilo_move(from, v, old_size, to, w, new_size, &h), HiloStatus::ok);
+		ASSERT_GE(h, w);
+		for (int i = 0; i < 5; i++, h += to_pooled ? new_size : 1)
+		{
+			HiloBlock	b;
+
+			if (hilo_block(to, h, new_size, &b) != HiloStatus::ok)
+				continue;
+			for (int64_t id = b.next; id <= b.last; id++)
+				ASSERT_EQ(old_ids.count(id), 0u)
+					<< hilo_strategy_name(from) << "->" << hilo_strategy_name(to) << " id " << id;
+		}
+	}
+}

@@ -123,43 +123,52 @@ idgen_clock_init(void)
 	idgen_shmem_reserve(sizeof(IdgenClockShared));
 }
 
-/* Finds (or with create, assigns) this database's slot. */
-static IdgenFloorSlot *
-find_slot(bool create)
+/*
+ * The index of this database's slot, shared by every per-database table in
+ * shared memory (the floors here, decimal_id's generators): with create,
+ * assigns the next free one; otherwise -1 if the database has none yet.
+ */
+int
+idgen_database_index(bool create)
 {
-	IdgenFloorSlot *found = nullptr;
+	int			found = -1;
 
 	if (clock_shared == nullptr)
 		clock_shared = static_cast<IdgenClockShared *>(
 			idgen_shmem_attach("id_gen clock floors", sizeof(IdgenClockShared), clock_shared_init));
+
 	SpinLockAcquire(&clock_shared->mutex);
 	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
 	{
 		IdgenFloorSlot *s = &clock_shared->slots[i];
 
-		if (s->dboid == MyDatabaseId)
+		if (s->dboid == MyDatabaseId || (s->dboid == InvalidOid && create))
 		{
-			found = s;
+			s->dboid = MyDatabaseId;
+			found = i;
 			break;
 		}
 		if (s->dboid == InvalidOid)
-		{
-			if (create)
-			{
-				s->dboid = MyDatabaseId;
-				found = s;
-			}
 			break;
-		}
 	}
 	SpinLockRelease(&clock_shared->mutex);
-	if (found == nullptr && create)
+
+	if (found < 0 && create)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
 				 errmsg("id_gen generators are in use in more than %d databases of this server",
 						IDGEN_MAX_DATABASES),
 				 errhint("The limit resets when the server restarts.")));
 	return found;
+}
+
+/* This database's floor slot (see idgen_database_index). */
+static IdgenFloorSlot *
+find_slot(bool create)
+{
+	int			i = idgen_database_index(create);
+
+	return i < 0 ? nullptr : &clock_shared->slots[i];
 }
 
 Oid

@@ -58,6 +58,13 @@ extern void idgen_check_can_generate(const char *fname);
 /* This database's floor slot, loaded (see above).  May wait or ERROR. */
 extern IdgenFloorSlot *idgen_clock_floor(void);
 
+/*
+ * Index (0..IDGEN_MAX_DATABASES-1) of this database in every per-database
+ * table in shared memory; with create, assigns one (ERROR 53400 when all
+ * are taken), otherwise -1 if it has none.
+ */
+extern int	idgen_database_index(bool create);
+
 /* This database's slot if one exists, without loading anything. */
 extern IdgenFloorSlot *idgen_clock_floor_peek(void);
 

@@ -35,14 +35,13 @@ namespace dec = idgen::decimal_id;
 typedef struct DecimalSlot
 {
 	pg_atomic_uint64 word;		/* (generator + 1) << 32 | counter; 0 = none */
-	Oid			dboid;
 	pg_atomic_uint64 generators_taken;
-	char		pad[PG_CACHE_LINE_SIZE - 2 * sizeof(pg_atomic_uint64) - sizeof(Oid)];
+	char		pad[PG_CACHE_LINE_SIZE - 2 * sizeof(pg_atomic_uint64)];
 } DecimalSlot;
 
+/* Indexed like the clock floors: idgen_database_index(). */
 typedef struct DecimalShared
 {
-	slock_t		mutex;
 	DecimalSlot slots[IDGEN_MAX_DATABASES];
 } DecimalShared;
 
@@ -54,11 +53,9 @@ decimal_shared_init(void *ptr)
 {
 	DecimalShared *d = static_cast<DecimalShared *>(ptr);
 
-	SpinLockInit(&d->mutex);
 	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
 	{
 		pg_atomic_init_u64(&d->slots[i].word, 0);
-		d->slots[i].dboid = InvalidOid;
 		pg_atomic_init_u64(&d->slots[i].generators_taken, 0);
 	}
 }
@@ -72,36 +69,18 @@ idgen_decimal_id_init(void)
 static DecimalSlot *
 decimal_slot(bool create)
 {
-	DecimalSlot *found = nullptr;
+	int			i;
 
 	if (dec_slot != nullptr)
 		return dec_slot;
+	i = idgen_database_index(create);
+	if (i < 0)
+		return nullptr;
 	if (dec_shared == nullptr)
 		dec_shared = static_cast<DecimalShared *>(
 			idgen_shmem_attach("id_gen decimal_id", sizeof(DecimalShared), decimal_shared_init));
-	SpinLockAcquire(&dec_shared->mutex);
-	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
-	{
-		DecimalSlot *s = &dec_shared->slots[i];
-
-		if (s->dboid == MyDatabaseId || (s->dboid == InvalidOid && create))
-		{
-			s->dboid = MyDatabaseId;
-			found = s;
-			break;
-		}
-		if (s->dboid == InvalidOid)
-			break;
-	}
-	SpinLockRelease(&dec_shared->mutex);
-	if (found == nullptr && create)
-		ereport(ERROR,
-				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-				 errmsg("decimal_id() is in use in more than %d databases of this server",
-						IDGEN_MAX_DATABASES),
-				 errhint("The limit resets when the server restarts.")));
-	dec_slot = found;
-	return found;
+	dec_slot = &dec_shared->slots[i];
+	return dec_slot;
 }
 
 /*

@@ -91,15 +91,22 @@ END $$;
 CREATE TABLE bench_insert_results (key text, seconds numeric, pkey_mb numeric,
                                    leaf_density numeric, wal_mb numeric, x_time_of_bigint numeric);
 
+-- Two passes over the key types; the better time of each is kept, so that
+-- whichever table happens to go first does not pay for a cold start.
 CREATE PROCEDURE bench_inserts(total int)
 LANGUAGE plpgsql AS $$
 DECLARE
     k record;
+    pass int;
     t0 timestamptz;
     lsn0 pg_lsn;
     secs float8;
     base float8;
 BEGIN
+    CREATE TEMP TABLE IF NOT EXISTS bench_insert_pass (ord int, key text, seconds float8,
+        pkey_mb numeric, leaf_density numeric, wal_mb numeric);
+    TRUNCATE bench_insert_pass;
+    FOR pass IN 1..2 LOOP
     FOR k IN
         SELECT * FROM (VALUES
             (1, 'bigint, sequence', 'bigint', 'nextval(''bench_ins_seq'')', NULL),
@@ -125,16 +132,22 @@ BEGIN
             COMMIT;
         END LOOP;
         secs := extract(epoch FROM clock_timestamp() - t0);
-        IF k.ord = 1 THEN base := secs; END IF;
-        INSERT INTO bench_insert_results
-        SELECT k.name, round(secs::numeric, 2),
+        INSERT INTO bench_insert_pass
+        SELECT k.ord, k.name, secs,
                round(pg_relation_size(format('bench_ins_%s_pkey', k.ord)) / 1048576.0, 1),
                round(s.avg_leaf_density::numeric, 1),
-               round(pg_wal_lsn_diff(pg_current_wal_lsn(), lsn0) / 1048576.0, 1),
-               round((secs / base)::numeric, 2)
+               round(pg_wal_lsn_diff(pg_current_wal_lsn(), lsn0) / 1048576.0, 1)
           FROM pgstatindex(format('bench_ins_%s_pkey', k.ord)) s;
         COMMIT;
     END LOOP;
+    END LOOP;
+    SELECT min(seconds) INTO base FROM bench_insert_pass WHERE ord = 1;
+    TRUNCATE bench_insert_results;
+    INSERT INTO bench_insert_results
+    SELECT DISTINCT ON (ord) key, round(seconds::numeric, 2), pkey_mb, leaf_density, wal_mb,
+           round((seconds / base)::numeric, 2)
+      FROM bench_insert_pass ORDER BY ord, seconds;
+    COMMIT;
 END $$;
 
 -- Sorting n values given in random order: median of 3 sorts per type.

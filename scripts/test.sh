@@ -52,4 +52,6 @@ if [ $status -ne 0 ] || [ $failed -ne 0 ] || [ ${#empty[@]} -ne 0 ]; then
     echo "total: $passed passed, $((failed > 0 ? failed : 1)) failed"
     exit 1
 fi
+# A passing run's copy is not needed any more; a failing one stays for its diffs.
+[ "$WORK" != "$PWD" ] && rm -rf "$WORK"
 echo "total: $passed passed, 0 failed"

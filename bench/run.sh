@@ -20,6 +20,7 @@ cd "$(dirname "$0")/.."
 MODE=${1:-full}
 install_deps
 prepare_workdir id_gen-bench
+[ "$WORK" != "$PWD" ] && trap 'rm -rf "$WORK"' EXIT
 as_user make -C "$WORK" -s clean >/dev/null 2>&1 || true
 as_user make -C "$WORK" -s temp-install >/dev/null
 as_user env MODE="$MODE" bash "$WORK/bench/cluster.sh" "$WORK"

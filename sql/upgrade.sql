@@ -4,6 +4,10 @@
 SELECT source, target, path FROM pg_extension_update_paths('id_gen')
  WHERE path IS NOT NULL ORDER BY source, target;
 
+-- The extension's members (count and digest of their descriptions) and its
+-- configuration tables, compared between the two databases below.
+\set members 'SELECT count(*) AS members, md5(string_agg(obj, E\'\\n\' ORDER BY obj)) AS members_md5 FROM (SELECT pg_describe_object(classid, objid, objsubid) AS obj FROM pg_depend WHERE refclassid = \'pg_extension\'::regclass AND deptype = \'e\' AND refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\')) m; SELECT extconfig::regclass[] FROM pg_extension WHERE extname = \'id_gen\';'
+
 CREATE DATABASE id_gen_upgraded;
 CREATE DATABASE id_gen_fresh;
 
@@ -21,23 +25,13 @@ SELECT timeuuid_next() < timeuuid_next() AS timeuuid_works;
 INSERT INTO t DEFAULT VALUES;
 SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids FROM t;
 -- Members and configuration tables of the updated extension.
-SELECT count(*) AS members, md5(string_agg(obj, E'\n' ORDER BY obj)) AS members_md5
-  FROM (SELECT pg_describe_object(classid, objid, objsubid) AS obj
-          FROM pg_depend
-         WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
-           AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'id_gen')) m;
-SELECT extconfig::regclass[] FROM pg_extension WHERE extname = 'id_gen';
+:members
 
 \c id_gen_fresh
 CREATE EXTENSION id_gen;
 SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
 -- The same members (same count and digest) and configuration tables.
-SELECT count(*) AS members, md5(string_agg(obj, E'\n' ORDER BY obj)) AS members_md5
-  FROM (SELECT pg_describe_object(classid, objid, objsubid) AS obj
-          FROM pg_depend
-         WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
-           AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'id_gen')) m;
-SELECT extconfig::regclass[] FROM pg_extension WHERE extname = 'id_gen';
+:members
 
 \c postgres
 DROP DATABASE id_gen_upgraded;

@@ -321,11 +321,16 @@ TEST(SnowflakeNext, ConcurrentCompareAndSwapNeverDuplicates)
 			else
 			{
 				ASSERT_TRUE(s.status == Status::WaitNextMs || s.status == Status::ClockBackwardWait);
-				/* "Time passes": forward, or now and then 3 ms back. */
+				/*
+				 * "Time passes": forward, or now and then 3 ms back, but never
+				 * more than 3 ms behind the last id issued: several threads
+				 * stepping back at once must not add up beyond the tolerance
+				 * (that would rightly be a ClockBackwardError).
+				 */
 				int64_t		c = clock.load();
 
 				if (rnd % 16 == 0)
-					clock.compare_exchange_strong(c, c - 3);
+					clock.compare_exchange_strong(c, std::max(c - 3, (state.load() >> kTimeShift) - 3));
 				else
 					clock.compare_exchange_strong(c, std::max(c, st >> kTimeShift) + 1);
 			}

@@ -9,7 +9,9 @@
  *    database's id_gen.clock_floor sequence, taken and released around the
  *    work (not held to transaction end).  A heavyweight lock, not an LWLock,
  *    because the work opens a relation, writes and flushes WAL, and may sleep:
- *    it must stay interruptible and visible to the deadlock detector;
+ *    it must stay interruptible and visible to the deadlock detector.
+ *    During recovery (which allows no such lock) the floor is only read,
+ *    provisionally, and loaded_ms is raised under the spinlock;
  *  - the hot path only reads reserved_ms atomically.  reserved_ms only grows,
  *    and is written only under the heavyweight lock, after the WAL flush.
  */
@@ -248,14 +250,45 @@ format_unix_ms(int64 unix_ms)
 	return pstrdup(timestamptz_to_str(ts));
 }
 
-/* First use of this database since server start: read the persisted floor. */
+/* Raise the slot's loaded_ms to at least floor (under the mutex: loads during recovery take no lock). */
+static void
+raise_loaded_ms(IdgenFloorSlot *slot, int64 floor)
+{
+	SpinLockAcquire(&clock_shared->mutex);
+	if (slot->loaded_ms < floor)
+		slot->loaded_ms = floor;
+	SpinLockRelease(&clock_shared->mutex);
+}
+
+/* Raise reserved_ms to at least floor (it never goes down). */
+static void
+raise_reserved_ms(IdgenFloorSlot *slot, int64 floor)
+{
+	uint64		cur = pg_atomic_read_u64(&slot->reserved_ms);
+
+	while ((int64) cur < floor)
+		if (pg_atomic_compare_exchange_u64(&slot->reserved_ms, &cur, (uint64) floor))
+			break;
+}
+
+/*
+ * First use of this database since server start: read the persisted floor.
+ *
+ * During recovery (a hot standby, where timeuuid_next() works without
+ * advancing the floor) the read is provisional: the primary keeps raising
+ * the floor, so the slot is marked IDGEN_FLOOR_READ_IN_RECOVERY and the
+ * first use after promotion reads it again.  No heavyweight lock then
+ * (recovery allows none above RowExclusiveLock); the values only grow.
+ */
 static void
 load_floor(IdgenFloorSlot *slot)
 {
 	Oid			seqoid = idgen_internal_sequence("clock_floor");
+	bool		in_recovery = RecoveryInProgress();
 
-	LockRelationOid(seqoid, ShareUpdateExclusiveLock);
-	if (pg_atomic_read_u32(&slot->loaded) == 0)
+	if (!in_recovery)
+		LockRelationOid(seqoid, ShareUpdateExclusiveLock);
+	if (pg_atomic_read_u32(&slot->loaded) != IDGEN_FLOOR_LOADED)
 	{
 		bool		is_called;
 		int64		floor = idgen_sequence_last_value(seqoid, &is_called);
@@ -281,12 +314,21 @@ load_floor(IdgenFloorSlot *slot)
 			while (idgen_clock_now_ms() <= floor)
 				idgen_sleep_ms(floor - idgen_clock_now_ms() + 1);
 		}
-		slot->loaded_ms = floor;
-		pg_atomic_write_u64(&slot->reserved_ms, (uint64) floor);
+		raise_loaded_ms(slot, floor);
+		raise_reserved_ms(slot, floor);
 		pg_write_barrier();
-		pg_atomic_write_u32(&slot->loaded, 1);
+		if (in_recovery)
+		{
+			uint32		expected = IDGEN_FLOOR_NOT_LOADED;
+
+			/* never demote a final load (promotion may have happened meanwhile) */
+			pg_atomic_compare_exchange_u32(&slot->loaded, &expected, IDGEN_FLOOR_READ_IN_RECOVERY);
+		}
+		else
+			pg_atomic_write_u32(&slot->loaded, IDGEN_FLOOR_LOADED);
 	}
-	UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
+	if (!in_recovery)
+		UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
 }
 
 IdgenFloorSlot *
@@ -294,7 +336,7 @@ idgen_clock_floor(void)
 {
 	if (my_slot == nullptr)
 		my_slot = find_slot(true);
-	if (pg_atomic_read_u32(&my_slot->loaded) == 0)
+	if (pg_atomic_read_u32(&my_slot->loaded) != IDGEN_FLOOR_LOADED)
 		load_floor(my_slot);
 	pg_read_barrier();
 	return my_slot;

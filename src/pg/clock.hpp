@@ -32,13 +32,21 @@ extern "C" {
 
 /* How far ahead the floor is reserved: one WAL flush per second at most. */
 #define IDGEN_FLOOR_STEP_MS 1000
+/*
+ * IdgenFloorSlot.loaded: the persisted floor has not been read, has been read
+ * (final), or has been read during recovery only (provisional: read again by
+ * the first idgen_clock_floor() after promotion).
+ */
+#define IDGEN_FLOOR_NOT_LOADED 0
+#define IDGEN_FLOOR_LOADED 1
+#define IDGEN_FLOOR_READ_IN_RECOVERY 2
 /* Databases that can use the generators between two server starts. */
 #define IDGEN_MAX_DATABASES 64
 
 typedef struct IdgenFloorSlot
 {
 	Oid			dboid;			/* InvalidOid: free; set once, under the mutex */
-	pg_atomic_uint32 loaded;	/* 1 once the persisted floor has been read */
+	pg_atomic_uint32 loaded;	/* IDGEN_FLOOR_* below */
 	pg_atomic_uint64 reserved_ms;	/* persisted floor (Unix ms) */
 	int64		loaded_ms;		/* floor persisted before this server start */
 	pg_atomic_uint64 advances;	/* WAL-flushed floor advances since start */

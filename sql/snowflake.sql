@@ -165,10 +165,17 @@ ROLLBACK;
 
 -- The test hook is for superusers only.
 CREATE ROLE idgen_snowflake_user;
+-- Let the clock pass the reserved floor, so that the user's next call must
+-- raise it.
+SELECT pg_sleep(extract(epoch FROM clock_floor - clock_timestamp()) + 0.01) FROM snowflake_state();
+SELECT clock_floor_advances AS advances_before FROM snowflake_state() \gset
 SET ROLE idgen_snowflake_user;
 SELECT pg_temp.error_of('SET id_gen.clock_offset_ms = 5');
--- Ordinary users may generate: the floor is written as the extension's owner.
+-- Ordinary users may generate: the floor, on which they have no privilege,
+-- is written as the extension's owner.
+SELECT has_sequence_privilege('id_gen.clock_floor', 'UPDATE') AS user_may_write_floor;
 SELECT snowflake_next() > 0 AS user_can_generate;
+SELECT clock_floor_advances > :advances_before AS user_call_raised_floor FROM snowflake_state();
 RESET ROLE;
 DROP ROLE idgen_snowflake_user;
 

@@ -21,6 +21,8 @@ SELECT snowflake_next() > 0 AS snowflake_works;
 ALTER EXTENSION id_gen UPDATE TO '1.2';
 SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
 SELECT timeuuid_next() < timeuuid_next() AS timeuuid_works;
+ALTER EXTENSION id_gen UPDATE TO '1.3';
+SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
 -- The Hi/Lo key created under 1.0 carries on after the updates.
 INSERT INTO t DEFAULT VALUES;
 SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids FROM t;

@@ -13,7 +13,8 @@ MODULE_big = id_gen
 CORE_SRCS = $(sort $(wildcard src/core/*.cpp))
 PG_SRCS = $(sort $(wildcard src/pg/*.cpp))
 OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
-HEADERS = $(wildcard src/core/*.hpp src/pg/*.hpp)
+# Private headers: not HEADERS, which PGXS would install into the server's include directory.
+IDGEN_HEADERS = $(wildcard src/core/*.hpp src/pg/*.hpp)
 
 DATA = $(sort $(wildcard sql/$(EXTENSION)--*.sql))
 EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text
@@ -44,7 +45,7 @@ include $(PGXS)
 override CPPFLAGS := $(patsubst -I/%,-isystem /%,$(CPPFLAGS))
 COMPILE.cxx.bc += $(PG_CXXFLAGS)
 
-$(OBJS): $(HEADERS)
+$(OBJS): $(IDGEN_HEADERS)
 
 # ---------------------------------------------------------------------------
 # Tests against throwaway clusters: a private copy of the server with this

@@ -10,3 +10,26 @@
 -- ---------------------------------------------------------------------------
 -- Clock floor, snowflake, decimal_id, timeuuid
 -- ---------------------------------------------------------------------------
+
+-- Server-wide state that must outlive this extension and be shared by every
+-- database of the server: the clock floor of the snowflake and timeuuid
+-- streams (Unix ms), and the next free decimal_id() generator id.  Each is
+-- kept as the progress of a replication origin: server-wide, WAL-logged,
+-- replayed after a crash and on streaming standbys, and written without a
+-- transaction.  Origins are not extension members: DROP EXTENSION leaves
+-- them, so that a reinstall never reissues an id.  Each takes one of the
+-- max_replication_slots progress slots; with max_replication_slots = 0 the
+-- generators fall back to per-database state and say so with a WARNING.
+DO $$
+DECLARE
+    origin text;
+BEGIN
+    IF pg_catalog.current_setting('max_replication_slots')::integer > 0 THEN
+        FOREACH origin IN ARRAY ARRAY['id_gen_clock_floor', 'id_gen_decimal_generators'] LOOP
+            IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_origin WHERE roname = origin) THEN
+                PERFORM pg_catalog.pg_replication_origin_create(origin);
+            END IF;
+        END LOOP;
+    END IF;
+END
+$$;

@@ -2,22 +2,28 @@
  * clock.cpp: the generators' clock and the persistent clock floor (see
  * clock.hpp for the protocol).
  *
- * Shared memory "id_gen clock floors": one slot per database.  Locking:
- *  - the spinlock guards only the assignment of a slot to a database;
- *  - loading and advancing a database's floor is serialised by a
+ * Shared memory "id_gen clock floors": the server-wide floor as published
+ * (server_ms) and one slot per database.  Locking:
+ *  - the spinlock guards only the assignment of a slot to a database and
+ *    loaded_ms;
+ *  - loading and advancing a database's floors is serialised by a
  *    self-conflicting heavyweight lock (ShareUpdateExclusiveLock) on that
  *    database's id_gen.clock_floor sequence, taken and released around the
  *    work (not held to transaction end).  A heavyweight lock, not an LWLock,
  *    because the work opens a relation, writes and flushes WAL, and may sleep:
  *    it must stay interruptible and visible to the deadlock detector.
- *    During recovery (which allows no such lock) the floor is only read,
- *    provisionally, and loaded_ms is raised under the spinlock;
- *  - the hot path only reads reserved_ms atomically.  reserved_ms only grows,
- *    and is written only under the heavyweight lock, after the WAL flush.
+ *    Backends of two databases may advance the server-wide floor at once;
+ *    that is safe because it only grows (server_floor.cpp).
+ *    During recovery (which allows no such lock) the floors are only read,
+ *    provisionally;
+ *  - the hot path only reads ok_ms atomically.  server_ms, reserved_ms and
+ *    ok_ms only grow, and are raised only after the WAL flush that makes the
+ *    value durable.
  */
 #include "pg/clock.hpp"
 
 #include "pg/guc.hpp"
+#include "pg/server_floor.hpp"
 #include "pg/shmem.hpp"
 
 extern "C" {
@@ -39,11 +45,24 @@ extern "C" {
 typedef struct IdgenClockShared
 {
 	slock_t		mutex;
+	pg_atomic_uint64 server_ms;	/* server-wide floor, durable; 0 if none */
 	IdgenFloorSlot slots[IDGEN_MAX_DATABASES];
 } IdgenClockShared;
 
 static IdgenClockShared *clock_shared = nullptr;
 static IdgenFloorSlot *my_slot = nullptr;
+
+#define IDGEN_MAX_FLOOR_HOOKS 4
+static IdgenFloorHook floor_hooks[IDGEN_MAX_FLOOR_HOOKS];
+static int	nfloor_hooks = 0;
+
+void
+idgen_clock_on_load(IdgenFloorHook hook)
+{
+	if (nfloor_hooks >= IDGEN_MAX_FLOOR_HOOKS)
+		elog(ERROR, "id_gen: too many clock floor hooks");
+	floor_hooks[nfloor_hooks++] = hook;
+}
 
 int64
 idgen_clock_now_us(void)
@@ -107,22 +126,28 @@ clock_shared_init(void *ptr)
 	IdgenClockShared *cs = static_cast<IdgenClockShared *>(ptr);
 
 	SpinLockInit(&cs->mutex);
+	pg_atomic_init_u64(&cs->server_ms, 0);
 	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
 	{
 		IdgenFloorSlot *s = &cs->slots[i];
 
 		s->dboid = InvalidOid;
-		pg_atomic_init_u32(&s->loaded, 0);
+		pg_atomic_init_u32(&s->loaded, IDGEN_FLOOR_NOT_LOADED);
+		pg_atomic_init_u64(&s->ok_ms, 0);
 		pg_atomic_init_u64(&s->reserved_ms, 0);
 		s->loaded_ms = 0;
 		pg_atomic_init_u64(&s->advances, 0);
 	}
 }
 
+static const IdgenShmemStruct clock_shmem = {
+	"id_gen clock floors", sizeof(IdgenClockShared), clock_shared_init
+};
+
 void
 idgen_clock_init(void)
 {
-	idgen_shmem_reserve(sizeof(IdgenClockShared));
+	idgen_shmem_register(&clock_shmem);
 }
 
 /*
@@ -136,8 +161,7 @@ idgen_database_index(bool create)
 	int			found = -1;
 
 	if (clock_shared == nullptr)
-		clock_shared = static_cast<IdgenClockShared *>(
-			idgen_shmem_attach("id_gen clock floors", sizeof(IdgenClockShared), clock_shared_init));
+		clock_shared = static_cast<IdgenClockShared *>(idgen_shmem_attach(&clock_shmem));
 
 	SpinLockAcquire(&clock_shared->mutex);
 	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
@@ -221,9 +245,8 @@ idgen_sequence_last_value(Oid seqoid, bool *is_called)
 	return fcinfo->isnull ? 0 : DatumGetInt64(result);
 }
 
-/* setval(seq, value) as the owner, then make it durable before returning. */
-static void
-persist_floor(Oid seqoid, int64 value)
+void
+idgen_sequence_setval(Oid seqoid, int64 value)
 {
 	Oid			save_userid;
 	int			save_sec_context;
@@ -233,13 +256,6 @@ persist_floor(Oid seqoid, int64 value)
 						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
 	DirectFunctionCall2(setval_oid, ObjectIdGetDatum(seqoid), Int64GetDatum(value));
 	SetUserIdAndSecContext(save_userid, save_sec_context);
-	/*
-	 * setval's WAL record is not flushed by anyone else: the id depends on
-	 * it.  XactLastRecEnd is the end of the record this backend just wrote
-	 * (the insert position could lie past a page header, which XLogFlush
-	 * rejects).
-	 */
-	XLogFlush(XactLastRecEnd);
 }
 
 static char *
@@ -248,6 +264,17 @@ format_unix_ms(int64 unix_ms)
 	TimestampTz ts = (TimestampTz) (unix_ms - INT64CONST(946684800000)) * 1000;
 
 	return pstrdup(timestamptz_to_str(ts));
+}
+
+/* Raise an atomic to at least v (it never goes down). */
+static void
+raise_u64(pg_atomic_uint64 *a, int64 v)
+{
+	uint64		cur = pg_atomic_read_u64(a);
+
+	while ((int64) cur < v)
+		if (pg_atomic_compare_exchange_u64(a, &cur, (uint64) v))
+			break;
 }
 
 /* Raise the slot's loaded_ms to at least floor (under the mutex: loads during recovery take no lock). */
@@ -260,19 +287,33 @@ raise_loaded_ms(IdgenFloorSlot *slot, int64 floor)
 	SpinLockRelease(&clock_shared->mutex);
 }
 
-/* Raise reserved_ms to at least floor (it never goes down). */
-static void
-raise_reserved_ms(IdgenFloorSlot *slot, int64 floor)
+/*
+ * The largest millisecond the durable floors cover for a caller of this
+ * database.  Where the database's floor cannot be written (a parallel worker,
+ * a read-only transaction), only the server-wide floor counts.
+ */
+static int64
+floor_cover(IdgenFloorSlot *slot, bool server_wide, bool can_write_db)
 {
-	uint64		cur = pg_atomic_read_u64(&slot->reserved_ms);
+	int64		db = (int64) pg_atomic_read_u64(&slot->reserved_ms);
+	int64		srv = (int64) pg_atomic_read_u64(&clock_shared->server_ms);
 
-	while ((int64) cur < floor)
-		if (pg_atomic_compare_exchange_u64(&slot->reserved_ms, &cur, (uint64) floor))
-			break;
+	if (server_wide)
+		return can_write_db ? Min(srv, db) : srv;
+	return db;
+}
+
+/* What every caller of this database may issue without advancing. */
+static void
+publish_ok(IdgenFloorSlot *slot, bool server_wide)
+{
+	raise_u64(&slot->ok_ms, floor_cover(slot, server_wide, true));
 }
 
 /*
- * First use of this database since server start: read the persisted floor.
+ * First use of this database since server start (or since promotion): read
+ * the persisted floors, the server's and the database's, and raise the
+ * streams above the larger before anyone is told the slot is loaded.
  *
  * During recovery (a hot standby, where timeuuid_next() works without
  * advancing the floor) the read is provisional: the primary keeps raising
@@ -291,7 +332,10 @@ load_floor(IdgenFloorSlot *slot)
 	if (pg_atomic_read_u32(&slot->loaded) != IDGEN_FLOOR_LOADED)
 	{
 		bool		is_called;
-		int64		floor = idgen_sequence_last_value(seqoid, &is_called);
+		uint64		srv = 0;
+		bool		server_wide = idgen_server_counter_read(IDGEN_ORIGIN_CLOCK_FLOOR, &srv);
+		int64		db_floor = idgen_sequence_last_value(seqoid, &is_called);
+		int64		floor = Max(db_floor, (int64) srv);
 		int64		now = idgen_clock_now_ms();
 
 		/*
@@ -306,16 +350,22 @@ load_floor(IdgenFloorSlot *slot)
 			if (behind > IDGEN_FLOOR_STEP_MS + idgen_max_clock_backward_ms)
 				ereport(ERROR,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("the clock is %lld ms behind the persisted clock floor of this database",
+						 errmsg("the clock is %lld ms behind the persisted clock floor",
 								(long long) behind),
-						 errdetail("Ids may have been issued up to %s (before a restart, a crash, a failover or a restore); the clock reads %s.",
-								   format_unix_ms(floor), format_unix_ms(now)),
+						 errdetail("Ids may have been issued up to %s (before a restart, a crash, a failover or a restore) in %s; the clock reads %s.",
+								   format_unix_ms(floor),
+								   (int64) srv > db_floor ? "this server" : "this database",
+								   format_unix_ms(now)),
 						 errhint("Correct the system clock (check time synchronisation), or wait until it passes the floor.")));
 			while (idgen_clock_now_ms() <= floor)
 				idgen_sleep_ms(floor - idgen_clock_now_ms() + 1);
 		}
+		for (int i = 0; i < nfloor_hooks; i++)
+			floor_hooks[i] (floor);
 		raise_loaded_ms(slot, floor);
-		raise_reserved_ms(slot, floor);
+		raise_u64(&slot->reserved_ms, db_floor);
+		raise_u64(&clock_shared->server_ms, (int64) srv);
+		publish_ok(slot, server_wide);
 		pg_write_barrier();
 		if (in_recovery)
 		{
@@ -325,7 +375,19 @@ load_floor(IdgenFloorSlot *slot)
 			pg_atomic_compare_exchange_u32(&slot->loaded, &expected, IDGEN_FLOOR_READ_IN_RECOVERY);
 		}
 		else
+		{
 			pg_atomic_write_u32(&slot->loaded, IDGEN_FLOOR_LOADED);
+			if (!server_wide)
+				ereport(WARNING,
+						(errcode(ERRCODE_WARNING),
+						 errmsg("id_gen: the clock floor of this server is kept per database only"),
+						 errdetail("The replication origin \"%s\" does not exist, or max_replication_slots is 0: "
+								   "after a restart with the clock set back, another database could issue "
+								   "snowflake ids and timeuuids below this one's.", IDGEN_ORIGIN_CLOCK_FLOOR),
+						 errhint("With max_replication_slots above 0, run ALTER EXTENSION id_gen UPDATE, "
+								 "or as a superuser SELECT pg_replication_origin_create('%s').",
+								 IDGEN_ORIGIN_CLOCK_FLOOR)));
+		}
 	}
 	if (!in_recovery)
 		UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
@@ -334,9 +396,13 @@ load_floor(IdgenFloorSlot *slot)
 IdgenFloorSlot *
 idgen_clock_floor(void)
 {
+	uint32		state;
+
 	if (my_slot == nullptr)
 		my_slot = find_slot(true);
-	if (pg_atomic_read_u32(&my_slot->loaded) != IDGEN_FLOOR_LOADED)
+	state = pg_atomic_read_u32(&my_slot->loaded);
+	if (state != IDGEN_FLOOR_LOADED &&
+		!(state == IDGEN_FLOOR_READ_IN_RECOVERY && RecoveryInProgress()))
 		load_floor(my_slot);
 	pg_read_barrier();
 	return my_slot;
@@ -350,28 +416,66 @@ idgen_clock_floor_peek(void)
 	return my_slot;
 }
 
-void
+/*
+ * Raise the floors to cover unix_ms: the server-wide one (any context but
+ * recovery) and this database's sequence (where it can be written), each to
+ * max(unix_ms, now) + one step, flushed before the new values are published.
+ * Returns the largest millisecond now covered for this caller.
+ */
+int64
 idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms)
 {
+	bool		can_write_db = !IsInParallelMode() && !XactReadOnly;
+	bool		server_wide = pg_atomic_read_u64(&clock_shared->server_ms) != 0;
+	int64		covered = floor_cover(slot, server_wide, can_write_db);
 	Oid			seqoid;
 
-	if (idgen_clock_floor_reserved(slot) >= unix_ms)
-		return;
+	if (covered >= unix_ms || RecoveryInProgress())
+		return covered;
+	if (!server_wide)
+		server_wide = idgen_server_counter_read(IDGEN_ORIGIN_CLOCK_FLOOR, nullptr);
 	seqoid = idgen_internal_sequence("clock_floor");
 	LockRelationOid(seqoid, ShareUpdateExclusiveLock);
-	if (idgen_clock_floor_reserved(slot) < unix_ms)
+	covered = floor_cover(slot, server_wide, can_write_db);
+	if (covered < unix_ms)
 	{
-		bool		is_called;
-		int64		now = idgen_clock_now_ms();
-		int64		target = Max(unix_ms, now) + IDGEN_FLOOR_STEP_MS;
-		/* Never lower a floor someone (a restore, an admin) set higher. */
-		int64		stored = idgen_sequence_last_value(seqoid, &is_called);
+		int64		target = Max(unix_ms, idgen_clock_now_ms()) + IDGEN_FLOOR_STEP_MS;
+		int64		db_target = 0;
+		bool		wrote = false;
 
-		if (stored > target)
-			target = stored;
-		persist_floor(seqoid, target);
-		pg_atomic_write_u64(&slot->reserved_ms, (uint64) target);
-		pg_atomic_fetch_add_u64(&slot->advances, 1);
+		if (server_wide && (int64) pg_atomic_read_u64(&clock_shared->server_ms) < unix_ms)
+		{
+			server_wide = idgen_server_counter_raise(IDGEN_ORIGIN_CLOCK_FLOOR, (uint64) target) != InvalidXLogRecPtr;
+			wrote = server_wide;
+		}
+		if (can_write_db && (int64) pg_atomic_read_u64(&slot->reserved_ms) < unix_ms)
+		{
+			bool		is_called;
+			/* Never lower a floor someone (a restore, an admin) set higher. */
+			int64		stored = idgen_sequence_last_value(seqoid, &is_called);
+
+			db_target = Max(target, stored);
+			idgen_sequence_setval(seqoid, db_target);
+			wrote = true;
+		}
+		if (wrote)
+		{
+			/*
+			 * Nobody else flushes these records (setval's, or the origin's),
+			 * and the id depends on them.  XactLastRecEnd is the end of the
+			 * last record this backend inserted (the insert position could
+			 * lie past a page header, which XLogFlush rejects).
+			 */
+			XLogFlush(XactLastRecEnd);
+			pg_atomic_fetch_add_u64(&slot->advances, 1);
+		}
+		if (server_wide)
+			raise_u64(&clock_shared->server_ms, target);
+		if (db_target > 0)
+			raise_u64(&slot->reserved_ms, db_target);
+		publish_ok(slot, server_wide);
+		covered = floor_cover(slot, server_wide, can_write_db);
 	}
 	UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
+	return covered;
 }

@@ -1,26 +1,31 @@
 /*
  * clock.hpp: the clock the server-wide generators read, and the persistent,
  * WAL-logged clock floor that keeps them above every id issued before a
- * crash, a restart with the clock set back, or a failover.
+ * crash, a restart with the clock set back, a failover or a restore.
  *
- * The floor is a Unix time in ms, per database (it is stored in that
- * database's sequence id_gen.clock_floor), with one slot per database in
- * shared memory.  Protocol for a generator:
+ * The floor (Unix ms) is kept twice:
+ *  - server-wide, in the replication origin id_gen_clock_floor
+ *    (server_floor.hpp): the streams are server-wide, so after a restart no
+ *    database may issue an id below one any database issued before;
+ *  - per database, in its sequence id_gen.clock_floor, so that a dump of the
+ *    database carries a floor covering the ids in it.
+ * An id at millisecond t is issued only once every floor that applies covers
+ * t, durably (WAL flushed).  Shared memory holds one slot per database whose
+ * ok_ms is the largest millisecond so covered.  Protocol for a generator:
  *
- *   slot = idgen_clock_floor();          first use in this backend: finds the
- *                                        slot, and on the first use of the
- *                                        database since server start reads the
- *                                        persisted floor (waiting, at most
+ *   idgen_clock_on_load(hook)            from _PG_init: hook(floor_ms) raises
+ *                                        the generator's stream above a floor
+ *                                        just read, BEFORE the slot is marked
+ *                                        loaded (so no backend, whatever it
+ *                                        cached, issues below it)
+ *   slot = idgen_clock_floor();          when !idgen_clock_floor_ready(slot):
+ *                                        first use of the database since the
+ *                                        start, or since promotion; reads the
+ *                                        persisted floors (waiting, at most
  *                                        IDGEN_FLOOR_STEP_MS plus the backward
- *                                        tolerance, for the clock to pass it)
- *   restart above slot->loaded_ms        (once per backend; idempotent max)
+ *                                        tolerance, for the clock to pass them)
  *   hot path: issue a time t only if t <= idgen_clock_floor_reserved(slot),
  *   else idgen_clock_floor_advance(slot, t) and retry.
- *
- * idgen_clock_floor_advance() persists max(t, now) + IDGEN_FLOOR_STEP_MS
- * with setval (as the sequence's owner) and flushes the WAL BEFORE it
- * publishes the new floor, so no id above the old floor is ever returned
- * unless the new floor is durable (and replicated by streaming WAL).
  */
 #pragma once
 
@@ -46,11 +51,16 @@ extern "C" {
 typedef struct IdgenFloorSlot
 {
 	Oid			dboid;			/* InvalidOid: free; set once, under the mutex */
-	pg_atomic_uint32 loaded;	/* IDGEN_FLOOR_* below */
-	pg_atomic_uint64 reserved_ms;	/* persisted floor (Unix ms) */
-	int64		loaded_ms;		/* floor persisted before this server start */
+	pg_atomic_uint32 loaded;	/* IDGEN_FLOOR_* above */
+	pg_atomic_uint64 ok_ms;		/* ids up to here are covered by every floor */
+	pg_atomic_uint64 reserved_ms;	/* this database's persisted floor */
+	int64		loaded_ms;		/* floor persisted before this start (or promotion) */
 	pg_atomic_uint64 advances;	/* WAL-flushed floor advances since start */
 } IdgenFloorSlot;
+
+/* Called with every floor read, before it is published (see above). */
+typedef void (*IdgenFloorHook) (int64 floor_unix_ms);
+extern void idgen_clock_on_load(IdgenFloorHook hook);
 
 /* The generators' clock: CLOCK_REALTIME plus the id_gen.clock_offset_ms test hook. */
 extern int64 idgen_clock_now_ms(void);
@@ -63,8 +73,18 @@ extern int64 idgen_clock_now_us(void);
  */
 extern void idgen_check_can_generate(const char *fname);
 
-/* This database's floor slot, loaded (see above).  May wait or ERROR. */
+/*
+ * This database's floor slot, loaded (see above).  May wait or ERROR.  During
+ * recovery the load is provisional and is redone after promotion.
+ */
 extern IdgenFloorSlot *idgen_clock_floor(void);
+
+/* True once the slot's floor is final: nothing to (re)load. */
+static inline bool
+idgen_clock_floor_ready(IdgenFloorSlot *slot)
+{
+	return slot != nullptr && pg_atomic_read_u32(&slot->loaded) == IDGEN_FLOOR_LOADED;
+}
 
 /*
  * Index (0..IDGEN_MAX_DATABASES-1) of this database in every per-database
@@ -76,14 +96,24 @@ extern int	idgen_database_index(bool create);
 /* This database's slot if one exists, without loading anything. */
 extern IdgenFloorSlot *idgen_clock_floor_peek(void);
 
+/* The largest millisecond at which ids may be issued without advancing. */
 static inline int64
 idgen_clock_floor_reserved(IdgenFloorSlot *slot)
 {
-	return (int64) pg_atomic_read_u64(&slot->reserved_ms);
+	return (int64) pg_atomic_read_u64(&slot->ok_ms);
 }
 
-/* Make the persisted floor cover unix_ms (WAL-flushed).  May ERROR. */
-extern void idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms);
+/*
+ * Make the persisted floors cover unix_ms (WAL-flushed); returns the largest
+ * millisecond now covered for this caller, below unix_ms where nothing can be
+ * persisted: during recovery, or in a parallel worker or a read-only
+ * transaction when the server-wide floor is unavailable (only the server-wide
+ * floor can be written there).  May ERROR.
+ */
+extern int64 idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms);
+
+/* Set a sequence's value (setval semantics, is_called) as its owner; no flush. */
+extern void idgen_sequence_setval(Oid seqoid, int64 value);
 
 /*
  * The OID of the extension's internal sequence id_gen.<name> in this
@@ -97,5 +127,5 @@ extern int64 idgen_sequence_last_value(Oid seqoid, bool *is_called);
 /* Sleep up to ms milliseconds, staying responsive to cancel requests. */
 extern void idgen_sleep_ms(int64 ms);
 
-/* From _PG_init: reserve the floor slots' shared memory when preloaded. */
+/* From _PG_init: register the floor slots' shared memory. */
 extern void idgen_clock_init(void);

@@ -4,16 +4,22 @@
  *
  * Shared memory "id_gen decimal_id": one counter word per database,
  * (generator_id + 1) << 32 | counter, advanced by compare-and-swap.  A
- * generator id comes from the database's sequence id_gen.decimal_generator
- * (nextval, WAL-flushed before use) the first time the database generates
- * after a server start, and again when the counter passes 922,337,202.
- * Taking one is serialised by a self-conflicting heavyweight lock on that
- * sequence, so concurrent backends never burn two for one need; connection
- * churn burns none (the word lives in shared memory, not in backends).
+ * generator id is taken the first time the database generates after a
+ * server start, and again when the counter passes 922,337,202.  Generator
+ * ids are never taken twice on a server: the next free one is kept
+ * server-wide in the replication origin id_gen_decimal_generators
+ * (server_floor.hpp), which survives DROP EXTENSION and is shared by all
+ * databases, and in the database's sequence id_gen.decimal_generator, which
+ * a dump carries to another server; a new one is above both, WAL-flushed
+ * before use.  Taking one is serialised by a self-conflicting heavyweight
+ * lock on that sequence, so concurrent backends never burn two for one
+ * need; connection churn burns none (the word lives in shared memory).
  */
 #include "pg/clock.hpp"
 #include "pg/guc.hpp"
+#include "pg/decimal_id.hpp"
 #include "pg/pg.hpp"
+#include "pg/server_floor.hpp"
 #include "pg/shmem.hpp"
 
 extern "C" {
@@ -60,10 +66,14 @@ decimal_shared_init(void *ptr)
 	}
 }
 
+static const IdgenShmemStruct decimal_shmem = {
+	"id_gen decimal_id", sizeof(DecimalShared), decimal_shared_init
+};
+
 void
 idgen_decimal_id_init(void)
 {
-	idgen_shmem_reserve(sizeof(DecimalShared));
+	idgen_shmem_register(&decimal_shmem);
 }
 
 static DecimalSlot *
@@ -77,16 +87,32 @@ decimal_slot(bool create)
 	if (i < 0)
 		return nullptr;
 	if (dec_shared == nullptr)
-		dec_shared = static_cast<DecimalShared *>(
-			idgen_shmem_attach("id_gen decimal_id", sizeof(DecimalShared), decimal_shared_init));
+		dec_shared = static_cast<DecimalShared *>(idgen_shmem_attach(&decimal_shmem));
 	dec_slot = &dec_shared->slots[i];
 	return dec_slot;
 }
 
 /*
+ * The next generator id free for this database: above the database's
+ * sequence and the server-wide counter (when the server has it).
+ */
+static int64
+next_free_generator(Oid seqoid, bool *server_wide)
+{
+	bool		is_called;
+	int64		last = idgen_sequence_last_value(seqoid, &is_called);
+	int64		next = is_called ? last + 1 : 0;
+	uint64		srv = 0;
+
+	*server_wide = idgen_server_counter_read(IDGEN_ORIGIN_DECIMAL_GENERATORS, &srv);
+	return Max(next, (int64) srv);
+}
+
+/*
  * Replace the generator id of this database if the word still equals
- * `seen` (nobody replaced it meanwhile).  Takes the next value of
- * id_gen.decimal_generator and flushes its WAL before publishing it.
+ * `seen` (nobody replaced it meanwhile): the next free one, recorded in the
+ * database's sequence and the server-wide counter and flushed before it is
+ * published.
  */
 static void
 take_generator(DecimalSlot *slot, uint64 seen)
@@ -96,38 +122,44 @@ take_generator(DecimalSlot *slot, uint64 seen)
 	LockRelationOid(seqoid, ShareUpdateExclusiveLock);
 	if (pg_atomic_read_u64(&slot->word) == seen)
 	{
-		bool		is_called;
-		int64		last = idgen_sequence_last_value(seqoid, &is_called);
-		int64		g;
+		bool		server_wide;
+		int64		g = next_free_generator(seqoid, &server_wide);
 
-		if (is_called && last >= dec::kMaxGenerator)
+		if (g > dec::kMaxGenerator)
 			ereport(ERROR,
 					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-					 errmsg("decimal_id(): all %d generator ids of this database are used",
-							dec::kMaxGenerator + 1),
-					 errdetail("A generator id is taken at each server start and each time a generator's counter passes %lld.",
+					 errmsg("decimal_id(): all %d generator ids of this %s are used",
+							dec::kMaxGenerator + 1, server_wide ? "server" : "database"),
+					 errdetail("A generator id is taken at each server start by each database that generates, and each time a generator's counter passes %lld.",
 							   (long long) dec::kMaxCounter),
-					 errhint("Ids keep their uniqueness only with a new launch_id: set a launch_id never used with this database "
-							 "and reset the sequence id_gen.decimal_generator with setval(..., 0, false).")));
-		XLogRecPtr	before = XactLastRecEnd;
-
-		g = nextval_internal(seqoid, false);
-		/*
-		 * nextval's WAL record (one per 32 values) is not flushed until
-		 * commit, if ever: flush exactly that record now.
-		 */
-		if (XactLastRecEnd != before)
-			XLogFlush(XactLastRecEnd);
+					 errhint("Ids keep their uniqueness only with a new launch_id: set a launch_id never used with these tables, "
+							 "then as a superuser SELECT pg_replication_origin_advance('%s', '0/0') and in every database "
+							 "SELECT setval('id_gen.decimal_generator', 0, false).", IDGEN_ORIGIN_DECIMAL_GENERATORS)));
+		idgen_sequence_setval(seqoid, g);
+		if (server_wide)
+			(void) idgen_server_counter_raise(IDGEN_ORIGIN_DECIMAL_GENERATORS, (uint64) g + 1);
+		/* Nobody else flushes these records; the ids depend on them. */
+		XLogFlush(XactLastRecEnd);
 		pg_atomic_write_u64(&slot->word, dec::pack((int32) g, 0));
 		pg_atomic_fetch_add_u64(&slot->generators_taken, 1);
 		if (dec::kMaxGenerator - g < GENERATORS_LOW)
 			ereport(WARNING,
 					(errcode(ERRCODE_WARNING),
-					 errmsg("decimal_id(): only %lld generator ids of this database remain",
-							(long long) (dec::kMaxGenerator - g)),
+					 errmsg("decimal_id(): only %lld generator ids of this %s remain",
+							(long long) (dec::kMaxGenerator - g), server_wide ? "server" : "database"),
 					 errdetail("Generator id %lld was taken; the last one is %d.",
 							   (long long) g, dec::kMaxGenerator),
-					 errhint("Each server start takes one; plan a new launch_id for this database.")));
+					 errhint("Each server start takes one per database; plan a new launch_id.")));
+		else if (!server_wide)
+			ereport(WARNING,
+					(errcode(ERRCODE_WARNING),
+					 errmsg("decimal_id(): generator ids are kept per database only on this server"),
+					 errdetail("The replication origin \"%s\" does not exist, or max_replication_slots is 0: "
+							   "after DROP EXTENSION id_gen, generator ids would be taken again.",
+							   IDGEN_ORIGIN_DECIMAL_GENERATORS),
+					 errhint("With max_replication_slots above 0, run ALTER EXTENSION id_gen UPDATE, "
+							 "or as a superuser SELECT pg_replication_origin_create('%s').",
+							 IDGEN_ORIGIN_DECIMAL_GENERATORS)));
 	}
 	UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
 }
@@ -206,8 +238,8 @@ IDGEN_FUNCTION(decimal_id_state)
 	bool		nulls[5] = {false, false, false, false, false};
 	DecimalSlot *slot = decimal_slot(false);
 	uint64		word = slot ? pg_atomic_read_u64(&slot->word) : 0;
-	bool		is_called;
-	int64		last = idgen_sequence_last_value(idgen_internal_sequence("decimal_generator"), &is_called);
+	bool		server_wide;
+	int64		next_free = next_free_generator(idgen_internal_sequence("decimal_generator"), &server_wide);
 
 	if (get_call_result_type(fcinfo, nullptr, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -217,7 +249,7 @@ IDGEN_FUNCTION(decimal_id_state)
 	values[1] = Int32GetDatum((int32) ((word >> 32) - 1));
 	values[2] = Int64GetDatum((int64) (word & 0xFFFFFFFFu));
 	values[3] = Int64GetDatum(slot ? (int64) pg_atomic_read_u64(&slot->generators_taken) : 0);
-	values[4] = Int64GetDatum(is_called ? dec::kMaxGenerator - last : dec::kMaxGenerator + 1);
+	values[4] = Int64GetDatum(Max(dec::kMaxGenerator + 1 - next_free, 0));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 

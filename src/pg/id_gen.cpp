@@ -6,26 +6,29 @@
  * shared_preload_libraries: CREATE EXTENSION on a running server must work.
  */
 #include "pg/pg.hpp"
+#include "pg/clock.hpp"
+#include "pg/decimal_id.hpp"
 #include "pg/guc.hpp"
+#include "pg/hilo.hpp"
 #include "pg/shmem.hpp"
+#include "pg/snowflake.hpp"
+#include "pg/timeuuid_gen.hpp"
 
 extern "C" {
 PG_MODULE_MAGIC;
 extern PGDLLEXPORT void _PG_init(void);
 }
 
-extern void idgen_hilo_init(void);
-extern void idgen_snowflake_init(void);
-extern void idgen_timeuuid_init(void);
-
 void
 _PG_init(void)
 {
 	idgen_define_gucs();
 	idgen_shmem_install_hooks();
-	idgen_hilo_init();
+	idgen_clock_init();
 	idgen_snowflake_init();
 	idgen_timeuuid_init();
+	idgen_decimal_id_init();
+	idgen_hilo_init();
 }
 
 /*

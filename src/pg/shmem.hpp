@@ -8,18 +8,28 @@
 /* True when id_gen is in shared_preload_libraries. */
 extern bool idgen_preloaded;
 
-/*
- * From _PG_init only: reserve `size` bytes for a structure that will be
- * attached later with idgen_shmem_attach().  Has effect only when preloaded.
- */
-extern void idgen_shmem_reserve(Size size);
+/* A structure in shared memory: its name, size and initialiser. */
+typedef struct IdgenShmemStruct
+{
+	const char *name;
+	Size		size;
+	void		(*init) (void *ptr);
+} IdgenShmemStruct;
 
-/* From _PG_init only: install the shmem_request_hook when preloaded. */
+/*
+ * From _PG_init only: when preloaded, the structure's space is requested and
+ * the structure is created at server start (shmem_startup_hook), so nothing
+ * that later uses up shared memory (a big lock table) can deny it.
+ */
+extern void idgen_shmem_register(const IdgenShmemStruct *s);
+
+/* From _PG_init only: install the shmem request and startup hooks when preloaded. */
 extern void idgen_shmem_install_hooks(void);
 
 /*
- * Attach to the named structure, creating and initialising it with `init`
- * if no backend has done so since the postmaster started.  Works with and
- * without shared_preload_libraries (see shmem.cpp).  May ereport(ERROR).
+ * Attach to the structure, creating and initialising it if no process has
+ * done so since the postmaster started.  Works with and without
+ * shared_preload_libraries (see shmem.cpp).  May ereport(ERROR): 53200 when
+ * the spare shared memory is used up (only possible when not preloaded).
  */
-extern void *idgen_shmem_attach(const char *name, Size size, void (*init) (void *));
+extern void *idgen_shmem_attach(const IdgenShmemStruct *s);

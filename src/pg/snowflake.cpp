@@ -11,6 +11,7 @@
  * their own counters.
  */
 #include "pg/clock.hpp"
+#include "pg/snowflake.hpp"
 #include "pg/guc.hpp"
 #include "pg/pg.hpp"
 #include "pg/shmem.hpp"
@@ -48,7 +49,8 @@ typedef struct SnowflakeShared
 
 static SnowflakeShared *sf_shared = nullptr;
 static int64 sf_epoch_ms;		/* local copy of sf_shared->epoch_ms */
-static IdgenFloorSlot *sf_slot = nullptr;	/* this database's floor, loaded */
+static IdgenFloorSlot *sf_slot = nullptr;	/* this database's floor */
+static bool sf_warned = false;	/* the exhaustion warning was given */
 
 static void
 snowflake_shared_init(void *ptr)
@@ -65,13 +67,16 @@ snowflake_shared_init(void *ptr)
 	s->created = GetCurrentTimestamp();
 }
 
+static const IdgenShmemStruct snowflake_shmem = {
+	"id_gen snowflake", sizeof(SnowflakeShared), snowflake_shared_init
+};
+
 static void
 snowflake_attach_shared(void)
 {
 	if (sf_shared != nullptr)
 		return;
-	sf_shared = static_cast<SnowflakeShared *>(
-		idgen_shmem_attach("id_gen snowflake", sizeof(SnowflakeShared), snowflake_shared_init));
+	sf_shared = static_cast<SnowflakeShared *>(idgen_shmem_attach(&snowflake_shmem));
 	sf_epoch_ms = sf_shared->epoch_ms;
 }
 
@@ -93,18 +98,30 @@ raise_state(uint64 floor)
 }
 
 /*
- * First generation in this backend: attach, load this database's floor (on
- * the database's first use since server start that may wait for the clock)
- * and make the shared state start above it.
+ * Clock floor hook: a floor was just read (first use of a database since the
+ * start, or since promotion); the server-wide state starts above it, before
+ * any backend may issue again.
+ */
+static void
+snowflake_raise_to_floor(int64 floor_unix_ms)
+{
+	snowflake_attach_shared();
+	raise_state((uint64) sf::state_after(floor_unix_ms - sf_epoch_ms));
+}
+
+/*
+ * First generation in this backend, or the floor is not final (a promotion
+ * since): attach and load this database's floor (on the database's first use
+ * since the start that may wait for the clock).
  */
 static void
 snowflake_attach_generator(void)
 {
 	snowflake_attach_shared();
-	IdgenFloorSlot *slot = idgen_clock_floor();
-
-	raise_state((uint64) sf::state_after(slot->loaded_ms - sf_epoch_ms));
-	sf_slot = slot;
+	sf_slot = idgen_clock_floor();
+	if (sf_warned)
+		return;
+	sf_warned = true;
 
 	int64		left = sf::kMaxTime - (idgen_clock_now_ms() - sf_epoch_ms);
 
@@ -158,7 +175,7 @@ snowflake_reserve(int32 count, const char *fname)
 	bool		saw_backward = false;
 
 	idgen_check_can_generate(fname);
-	if (unlikely(sf_slot == nullptr))
+	if (unlikely(!idgen_clock_floor_ready(sf_slot)))
 		snowflake_attach_generator();
 
 	for (;;)
@@ -190,7 +207,10 @@ snowflake_reserve(int32 count, const char *fname)
 				idgen_sleep_ms(s.wait_ms);
 				continue;
 			case sf::Status::FloorReached:
-				idgen_clock_floor_advance(sf_slot, s.need_floor_ms + sf_epoch_ms);
+				/* Always possible here: idgen_check_can_generate() passed. */
+				if (idgen_clock_floor_advance(sf_slot, s.need_floor_ms + sf_epoch_ms) <
+					s.need_floor_ms + sf_epoch_ms)
+					elog(ERROR, "%s(): the clock floor could not be advanced", fname);
 				continue;
 			case sf::Status::ClockBackwardError:
 				pg_atomic_fetch_add_u64(&sf_shared->clock_backward_errors, 1);
@@ -382,13 +402,10 @@ IDGEN_FUNCTION(snowflake_state)
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
-/* From _PG_init: the snowflake, clock-floor and decimal_id shared memory. */
-extern void idgen_decimal_id_init(void);
-
+/* From _PG_init: the shared state, and its start above every floor read. */
 void
 idgen_snowflake_init(void)
 {
-	idgen_shmem_reserve(sizeof(SnowflakeShared));
-	idgen_clock_init();
-	idgen_decimal_id_init();
+	idgen_shmem_register(&snowflake_shmem);
+	idgen_clock_on_load(snowflake_raise_to_floor);
 }

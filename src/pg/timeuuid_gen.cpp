@@ -16,13 +16,16 @@
  *  - conversions v1 <-> v6 and from SQL Server's NEWSEQUENTIALID.
  *
  * Shared state protocol: `word` is only ever changed by CAS and only grows;
- * a millisecond above the database's persisted clock floor is issued only
- * after the floor has been raised (clock.hpp).  The structure is created
+ * a millisecond above the persisted clock floors is issued only after they
+ * have been raised (clock.hpp), in every context that can write WAL,
+ * parallel workers and read-only transactions included; after every floor
+ * read (a start, a promotion) the word is raised above it by a hook.  The structure is created
  * by the first backend that needs it (idgen_shmem_attach) and lives until
  * the postmaster restarts.
  */
 #include "pg/pg.hpp"
 #include "pg/clock.hpp"
+#include "pg/timeuuid_gen.hpp"
 #include "pg/guc.hpp"
 #include "pg/shmem.hpp"
 
@@ -54,8 +57,12 @@ static TimeuuidShared *tu_shared = nullptr;
  * snowflake_next(): no id is issued at a millisecond above the floor unless
  * the floor has first been raised durably, and after a restart, a crash or
  * a promotion the stream starts above the floor persisted before.
+ * tu_covered_ms: what the floors durably cover for this backend beyond the
+ * slot's ok_ms (a parallel worker or a read-only transaction can raise only
+ * the server-wide floor).
  */
 static IdgenFloorSlot *tu_slot = nullptr;
+static int64 tu_covered_ms = 0;
 
 static void
 tu_shared_init(void *ptr)
@@ -65,11 +72,9 @@ tu_shared_init(void *ptr)
 	pg_atomic_init_u64(&st->word, 0);
 }
 
-void
-idgen_timeuuid_init(void)
-{
-	idgen_shmem_reserve(sizeof(TimeuuidShared));
-}
+static const IdgenShmemStruct timeuuid_shmem = {
+	"id_gen timeuuid", sizeof(TimeuuidShared), tu_shared_init
+};
 
 /* Raise the shared word to at least w (idempotent; the word only grows). */
 static void
@@ -81,38 +86,47 @@ tu_raise_word(TimeuuidShared *st, uint64 w)
 		;
 }
 
-/*
- * The floor can be written only where WAL can: not on a standby, not in a
- * read-only transaction, not in a parallel worker.  There timeuuid_next()
- * still works, like gen_random_uuid(), but ids beyond the reserved floor
- * are not covered by the restart guarantee (documented).
- */
-static inline bool
-tu_can_persist(void)
+static inline TimeuuidShared *
+tu_attach(void)
 {
-	return !RecoveryInProgress() && !XactReadOnly && !IsInParallelMode();
+	if (unlikely(tu_shared == nullptr))
+		tu_shared = static_cast<TimeuuidShared *>(idgen_shmem_attach(&timeuuid_shmem));
+	return tu_shared;
 }
 
+/*
+ * Clock floor hook: a floor was just read (first use of a database since the
+ * start, or since promotion): the stream continues after its last
+ * millisecond, before any backend may issue again.
+ */
+static void
+tu_raise_to_floor(int64 floor_unix_ms)
+{
+	tu_raise_word(tu_attach(),
+				  idgen::v7_word_from_clock(static_cast<uint64>(floor_unix_ms + 1) * 1000000) - 1);
+}
+
+/*
+ * The shared state, with this database's floor loaded: on the first use in
+ * this backend, and again while the floor is not final (read on a standby:
+ * after promotion it is read again).  In every context, parallel workers
+ * included: a first call after a restart must not skip the floor.
+ */
 static inline TimeuuidShared *
 tu_state(void)
 {
-	if (unlikely(tu_shared == nullptr))
-		tu_shared = static_cast<TimeuuidShared *>(
-			idgen_shmem_attach("id_gen timeuuid", sizeof(TimeuuidShared), tu_shared_init));
-	if (unlikely(tu_slot == nullptr) && !IsInParallelMode())
-	{
-		/*
-		 * First use in this backend: load the floor (on the first use of the
-		 * database since start this may wait for the clock to pass it) and
-		 * start the stream after its last millisecond.
-		 */
-		IdgenFloorSlot *slot = idgen_clock_floor();
+	TimeuuidShared *st = tu_attach();
 
-		tu_raise_word(tu_shared,
-					  idgen::v7_word_from_clock(static_cast<uint64>(slot->loaded_ms + 1) * 1000000) - 1);
-		tu_slot = slot;
-	}
-	return tu_shared;
+	if (unlikely(!idgen_clock_floor_ready(tu_slot)))
+		tu_slot = idgen_clock_floor();
+	return st;
+}
+
+void
+idgen_timeuuid_init(void)
+{
+	idgen_shmem_register(&timeuuid_shmem);
+	idgen_clock_on_load(tu_raise_to_floor);
 }
 
 /*
@@ -175,15 +189,15 @@ tu_next_monotonic(void)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 					 errmsg("timeuuid_next() has exhausted its time range")));
-		/* Above the persisted floor: raise it durably first (once a second). */
-		if (unlikely(tu_slot != nullptr &&
-					 static_cast<int64>(idgen::v7_word_ms(next)) > idgen_clock_floor_reserved(tu_slot)) &&
-			tu_can_persist())
-		{
-			idgen_clock_floor_advance(tu_slot, static_cast<int64>(idgen::v7_word_ms(next)));
-			prev = pg_atomic_read_u64(&st->word);
-			continue;
-		}
+		/*
+		 * Above the persisted floors: raise them durably first (once a
+		 * second).  Where nothing can be written (a hot standby) the id is
+		 * issued all the same, outside the restart guarantee (documented).
+		 */
+		int64		ms = static_cast<int64>(idgen::v7_word_ms(next));
+
+		if (unlikely(ms > idgen_clock_floor_reserved(tu_slot) && ms > tu_covered_ms))
+			tu_covered_ms = Max(tu_covered_ms, idgen_clock_floor_advance(tu_slot, ms));
 		if (pg_atomic_compare_exchange_u64(&st->word, &prev, next))
 			break;
 	}

@@ -1,0 +1,100 @@
+# The restart guarantee of the time-ordered streams is server-wide, and holds
+# in every execution context: after a crash with the clock set back, no
+# database of the server and no parallel worker issues a snowflake id or a
+# timeuuid below one that any database issued before.
+#
+# Adversarial variants of 020_clock_floor_restart.pl, which takes one
+# database and serial calls only:
+#  - a second database whose own floor (its id_gen.clock_floor sequence) is
+#    far behind the ids the first database issued;
+#  - the first call after the restart made by a parallel worker
+#    (force_parallel_mode), which cannot write a sequence.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('floor_wide');
+$node->init;
+$node->append_conf('postgresql.conf',
+	"id_gen.worker_id = 4\nid_gen.max_clock_backward_ms = 5000\nmax_worker_processes = 8\n");
+$node->start;
+$node->safe_psql('postgres', 'CREATE DATABASE other');
+for my $db ('postgres', 'other')
+{
+	$node->safe_psql($db,
+		'CREATE EXTENSION id_gen; CREATE TABLE ids (phase text, sf bigint UNIQUE, tu timeuuid UNIQUE)');
+}
+# The second database generates once, early: its floor stays behind.
+$node->safe_psql('other', "INSERT INTO ids SELECT 'early', snowflake_next(), timeuuid_next()");
+my $other_floor = $node->safe_psql('other', 'SELECT last_value FROM id_gen.clock_floor');
+
+# The first database generates for three seconds: its floor moves on.
+$node->poll_query_until('postgres',
+	"SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint > $other_floor + 2000")
+  or die 'clock did not move';
+$node->safe_psql('postgres',
+	"INSERT INTO ids SELECT 'before', snowflake_next(), timeuuid_next() FROM generate_series(1, 20000)");
+my ($max_sf, $max_tu) = split /\|/,
+  $node->safe_psql('postgres', "SELECT max(sf), max(tu) FROM ids WHERE phase = 'before'");
+
+sub crash_and_set_clock
+{
+	my ($offset_ms) = @_;
+	$node->stop('immediate');
+	$node->append_conf('postgresql.conf', "id_gen.clock_offset_ms = $offset_ms\n");
+	$node->start;
+}
+
+# Crash; the clock comes back 3 s behind: within the tolerance, so the
+# generators wait rather than fail, but behind the first database's ids.
+crash_and_set_clock(-3000);
+$node->safe_psql('other',
+	"INSERT INTO ids SELECT 'after', snowflake_next(), timeuuid_next() FROM generate_series(1, 1000)");
+is($node->safe_psql('other',
+	"SELECT min(sf) > $max_sf AND min(tu) > '$max_tu'::timeuuid FROM ids WHERE phase = 'after'"),
+	't', 'after a crash, a second database issues ids above every id the first one issued');
+
+# The same with a parallel worker making the first call after the crash.
+my $parallel = q{SET force_parallel_mode = on; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;};
+crash_and_set_clock(-3000);
+my $plan = $node->safe_psql('postgres',
+	"$parallel EXPLAIN (COSTS OFF) SELECT timeuuid_next() FROM generate_series(1, 1000)");
+like($plan, qr/Gather/, 'the generator runs under a Gather');
+$node->safe_psql('postgres',
+	"$parallel CREATE TABLE par AS SELECT timeuuid_next() AS tu FROM generate_series(1, 1000)");
+is($node->safe_psql('postgres', "SELECT min(tu) > '$max_tu'::timeuuid FROM par"),
+	't', 'after a crash, a parallel worker\'s first timeuuids are above every earlier one');
+
+# A clock 30 s behind: far beyond the floor's step and the tolerance.
+# Every database and every context refuses, none issues a smaller id.
+crash_and_set_clock(-30000);
+for my $db ('other', 'postgres')
+{
+	my ($ret, $out, $err) = $node->psql($db, 'SELECT timeuuid_next()',
+		extra_params => ['-v', 'VERBOSITY=verbose']);
+	like($err, qr/55000: the clock is \d+ ms behind the persisted clock floor/,
+		"timeuuid_next() in database $db refuses a clock 30 s behind the server's floor");
+	($ret, $out, $err) = $node->psql($db, 'SELECT snowflake_next()',
+		extra_params => ['-v', 'VERBOSITY=verbose']);
+	like($err, qr/55000: the clock is \d+ ms behind the persisted clock floor/,
+		"snowflake_next() in database $db refuses it too");
+}
+crash_and_set_clock(-30000);
+my ($ret, $out, $err) = $node->psql('postgres',
+	"$parallel CREATE TABLE par2 AS SELECT timeuuid_next() AS tu FROM generate_series(1, 1000)",
+	extra_params => ['-v', 'VERBOSITY=verbose']);
+like($err, qr/55000: the clock is \d+ ms behind the persisted clock floor/,
+	'a parallel worker refuses it as the first caller after the crash');
+
+# With the clock right again, everything continues above.
+crash_and_set_clock(0);
+$node->safe_psql('other',
+	"INSERT INTO ids SELECT 'fixed', snowflake_next(), timeuuid_next() FROM generate_series(1, 1000)");
+is($node->safe_psql('other',
+	"SELECT min(sf) > $max_sf AND min(tu) > '$max_tu'::timeuuid FROM ids WHERE phase = 'fixed'"),
+	't', 'with the clock fixed, ids continue above');
+
+$node->stop;
+done_testing();

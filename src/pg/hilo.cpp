@@ -74,9 +74,6 @@ using idgen::HiloEntry;
 using idgen::HiloStatus;
 using idgen::HiloStrategy;
 
-/* First key of the advisory lock that serialises creation of one key. */
-#define HILO_ADVISORY_CLASS 1229211463	/* "IDGG" */
-
 /* What a key's row says, plus the increment of its sequence. */
 struct HiloKeyRow
 {
@@ -230,6 +227,23 @@ hilo_key_table(Oid *tableoid, Oid *indexoid)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("extension \"id_gen\" is not installed in this database"),
 				 errhint("Run CREATE EXTENSION id_gen.")));
+}
+
+/*
+ * The key lock of relid: serialises the creation of one key.  A lock on an
+ * object whose class is id_gen.hilo_key and whose id is the table: no SQL
+ * function or command takes such a lock, so no other role can hold it (an
+ * advisory lock key, which version 1.0 used, anyone can compute and hold).
+ * In pg_locks: locktype object, classid id_gen.hilo_key, objid the table.
+ */
+static void
+hilo_lock_key(Oid relid, LOCKMODE mode)
+{
+	Oid			tableoid;
+	Oid			indexoid;
+
+	hilo_key_table(&tableoid, &indexoid);
+	LockDatabaseObject(tableoid, relid, 0, mode);
 }
 
 /*
@@ -424,15 +438,13 @@ hilo_seq_set_next(Oid seqid, int64 next_v)
 /*
  * Creates the key of relid, with its own sequence, unless it exists.  Runs
  * inside a transaction as the extension owner (in the worker, or privileged
- * in the caller's transaction for a table created there).  The advisory
- * lock serialises concurrent first uses of one key; the primary key is the
+ * in the caller's transaction for a table created there).  The key lock
+ * serialises concurrent first uses of one key; the primary key is the
  * last line of defence.
  */
 static void
 hilo_create_key_sql(Oid relid, int32 max_lo)
 {
-	Oid			types[2] = {INT4OID, INT4OID};
-	Datum		values[2];
 	Oid			oidtype[1] = {OIDOID};
 	Oid			regtype[1] = {REGCLASSOID};
 	Datum		rel[1] = {ObjectIdGetDatum(relid)};
@@ -440,9 +452,7 @@ hilo_create_key_sql(Oid relid, int32 max_lo)
 	int64		n;
 	char		sql[256];
 
-	values[0] = Int32GetDatum(HILO_ADVISORY_CLASS);
-	values[1] = Int32GetDatum((int32) relid);
-	hilo_spi("SELECT pg_catalog.pg_advisory_xact_lock($1, $2)", 2, types, values, SPI_OK_SELECT);
+	hilo_lock_key(relid, ExclusiveLock);
 	if (hilo_spi("SELECT 1 FROM id_gen.hilo_key WHERE relid = $1", 1, regtype, rel, SPI_OK_SELECT) > 0)
 		return;
 	/* The table may have been dropped since the caller looked. */

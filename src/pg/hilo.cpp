@@ -95,6 +95,14 @@ struct HiloWorkerArgs
 
 static HiloCache *hilo_cache = nullptr;
 
+/*
+ * Bumped by every invalidation callback: a privilege check is recorded in
+ * an entry only if no invalidation arrived while it ran (catalog reads
+ * during the check may process one, whose marks the check would then
+ * overwrite).
+ */
+static uint64 hilo_inval_count = 0;
+
 extern "C" PGDLLEXPORT void idgen_hilo_worker_main(Datum main_arg);
 
 /* ---------------------------------------------------------------------
@@ -715,6 +723,7 @@ hilo_next_slow(Oid relid)
 		if (e == nullptr)
 		{
 			HiloKeyRow	row;
+			uint64		seen = hilo_inval_count;
 
 			hilo_check_table(relid, false);
 			if (!hilo_read_key(relid, &row))
@@ -733,15 +742,22 @@ hilo_next_slow(Oid relid)
 			e->strategy = row.strategy;
 			e->size = hilo_row_size(&row);
 			e->stale = false;
-			e->checked_role = role;
+			e->checked_role = seen == hilo_inval_count ? role : InvalidOid;
+			continue;
 		}
 		else if (e->stale || e->checked_role != role)
 		{
+			uint64		seen = hilo_inval_count;
+
 			hilo_check_table(relid, false);
 			e = hilo_cache->find(relid);
-			e->checked_role = role;
 			if (e->stale && !hilo_refresh(relid))
 				continue;
+			/* Something changed while we checked: check again. */
+			if (seen != hilo_inval_count)
+				continue;
+			e = hilo_cache->find(relid);
+			e->checked_role = role;
 		}
 
 		e = hilo_cache->find(relid);
@@ -1073,12 +1089,30 @@ IDGEN_FUNCTION(hilo_bind)
 static void
 hilo_relcache_callback(Datum arg, Oid relid)
 {
+	hilo_inval_count++;
 	if (hilo_cache != nullptr)
 		hilo_cache->mark_stale(relid);
+}
+
+/*
+ * A role or a role membership changed (ALTER ROLE ... NOSUPERUSER, GRANT or
+ * REVOKE role ...): no relcache invalidation tells the tables, yet any
+ * role's INSERT privilege may have changed.  Every entry goes stale, so the
+ * next call of every key checks again; such changes are rare, and the fast
+ * path stays a lookup and an increment.
+ */
+static void
+hilo_role_callback(Datum arg, int cacheid, uint32 hashvalue)
+{
+	hilo_inval_count++;
+	if (hilo_cache != nullptr)
+		hilo_cache->mark_stale(0);
 }
 
 void
 idgen_hilo_init(void)
 {
 	CacheRegisterRelcacheCallback(hilo_relcache_callback, (Datum) 0);
+	CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, hilo_role_callback, (Datum) 0);
+	CacheRegisterSyscacheCallback(AUTHOID, hilo_role_callback, (Datum) 0);
 }

@@ -609,6 +609,27 @@ hilo_create_key(Oid relid, int32 max_lo)
  * hilo_next
  * --------------------------------------------------------------------- */
 
+#ifdef IDGEN_TEST_HOOKS
+/*
+ * Test builds only: a pause point.  With id_gen.test_wait_before_draw_flush
+ * = n, the backend waits here until it can take pg_advisory_lock(n) (the
+ * bigint form), which the test holds in another session; pg_locks shows it
+ * waiting.  An ordinary heavyweight lock wait: interruptible, and gone
+ * with the transaction.
+ */
+static void
+hilo_test_wait(int key)
+{
+	LOCKTAG		tag;
+
+	if (key == 0)
+		return;
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, 0, (uint32) key, 1);
+	(void) LockAcquire(&tag, ExclusiveLock, false, false);
+	LockRelease(&tag, ExclusiveLock, false);
+}
+#endif
+
 /*
  * Rereads a stale entry's row.  Returns false (entry erased) if the key is
  * gone or now draws from another sequence or with another formula: its
@@ -664,6 +685,11 @@ hilo_draw(Oid relid)
 		XLogRecPtr	after = XactLastRecEnd;
 		HiloBlock	block;
 		HiloStatus	st;
+
+#ifdef IDGEN_TEST_HOOKS
+		/* Between the draw's WAL record (if it wrote one) and the flush. */
+		hilo_test_wait(idgen_test_wait_before_draw_flush);
+#endif
 
 		/*
 		 * nextval() WAL-logs 32 values ahead but leaves the flush to the

@@ -50,6 +50,7 @@ extern "C" {
 #include "commands/sequence.h"
 #include "executor/spi.h"
 #include "postmaster/bgworker.h"
+#include "storage/bufmgr.h"
 #include "storage/ipc.h"
 #include "storage/lmgr.h"
 #include "tcop/tcopprot.h"
@@ -656,6 +657,37 @@ hilo_refresh(Oid relid)
 }
 
 /*
+ * Makes the value just drawn from seqid durable before any id of its block
+ * is returned.  nextval() WAL-logs 32 values ahead and leaves the flush to
+ * the transaction's commit; but a block serves later transactions (and the
+ * drawing one may roll back or have no xid at all), and the record that
+ * covers our value may be another backend's, not flushed yet: its
+ * XLogFlush may still be running, or fail with a PANIC.  Flushing up to
+ * the LSN of the sequence's page, which is at or past the record that
+ * logged our value, covers both: after a crash no block handed out is drawn
+ * again.  GetFlushRecPtr() is a read of shared memory, so the common case
+ * (the record is durable already) costs a buffer pin and no I/O.
+ */
+static void
+hilo_flush_draw(Oid seqid)
+{
+	Relation	rel = relation_open(seqid, NoLock);	/* locked by our caller */
+	XLogRecPtr	lsn = InvalidXLogRecPtr;
+
+	if (RelationNeedsWAL(rel))
+	{
+		Buffer		buf = ReadBuffer(rel, 0);
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		lsn = PageGetLSN(BufferGetPage(buf));
+		UnlockReleaseBuffer(buf);
+	}
+	relation_close(rel, NoLock);
+	if (lsn > GetFlushRecPtr(NULL))
+		XLogFlush(lsn);
+}
+
+/*
  * Draws the next block of relid's key from its sequence.  Returns false if
  * the key changed underneath (entry erased; the caller starts over).
  */
@@ -680,9 +712,7 @@ hilo_draw(Oid relid)
 
 	for (int attempt = 0;; attempt++)
 	{
-		XLogRecPtr	before = XactLastRecEnd;
 		int64		v = nextval_internal(seqid, false);
-		XLogRecPtr	after = XactLastRecEnd;
 		HiloBlock	block;
 		HiloStatus	st;
 
@@ -690,18 +720,7 @@ hilo_draw(Oid relid)
 		/* Between the draw's WAL record (if it wrote one) and the flush. */
 		hilo_test_wait(idgen_test_wait_before_draw_flush);
 #endif
-
-		/*
-		 * nextval() WAL-logs 32 values ahead but leaves the flush to the
-		 * transaction's commit.  A block may serve many later transactions
-		 * (and the drawing one may roll back), so make the draw durable
-		 * now: after a crash, no block handed out can be drawn again.
-		 * XactLastRecEnd is the end of the last record this backend
-		 * inserted, so this costs a flush only when nextval wrote WAL, once
-		 * per 32 blocks.
-		 */
-		if (after != before)
-			XLogFlush(after);
+		hilo_flush_draw(seqid);
 
 		e = hilo_cache->find(relid);
 		st = idgen::hilo_block(e->strategy, v, e->size, &block);

@@ -86,8 +86,9 @@ SELECT count(*) = count(DISTINCT id) AS unique_ids FROM rb;
 -- on it itself (it drew from the key, called nextval() or altered it)
 -- would make the worker wait for the very transaction that waits for the
 -- worker: refused at once, with SQLSTATE 55006.
+\c
 BEGIN;
-INSERT INTO rb DEFAULT VALUES;
+INSERT INTO rb DEFAULT VALUES;	-- a new session: draws a block from rb_app_seq
 SELECT hilo_try($$SELECT hilo_set_max_lo('rb', 20)$$);
 ROLLBACK;
 BEGIN;

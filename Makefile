@@ -17,13 +17,13 @@ OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 IDGEN_HEADERS = $(wildcard src/core/*.hpp src/pg/*.hpp)
 
 DATA = $(sort $(wildcard sql/$(EXTENSION)--*.sql))
-EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text
+EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text .build-kind
 
 # Regression tests run on a stock server (no shared_preload_libraries): that
 # is the configuration CREATE EXTENSION must work in.
-REGRESS = setup hilo hilo_errors snowflake decimal_id timeuuid timeuuid_index upgrade
+REGRESS = setup hilo hilo_errors hilo_rollback snowflake decimal_id timeuuid timeuuid_index upgrade
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
-ISOLATION = hilo_first_use hilo_max_lo snowflake_concurrent decimal_concurrent timeuuid_concurrent
+ISOLATION = hilo_first_use hilo_max_lo hilo_key_lock hilo_privileges hilo_admin_rollback hilo_worker_cancel snowflake_concurrent decimal_concurrent timeuuid_concurrent
 ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
 TAP_TESTS = 1
 
@@ -33,6 +33,15 @@ PG_CXXFLAGS = -std=c++17 -Wextra -Wno-unused-parameter -Wno-missing-field-initia
 ifdef WERROR
 PG_CXXFLAGS += -Werror
 endif
+# Test builds (make temp-install, hence make test) compile in pause points
+# that TAP tests use to hold a backend at a chosen instant (see
+# IDGEN_TEST_HOOKS in src/pg/).  make and make install never do: the
+# objects record which kind of build they belong to (.build-kind), and
+# switching kinds rebuilds them.
+ifdef IDGEN_TEST_HOOKS
+PG_CXXFLAGS += -DIDGEN_TEST_HOOKS
+endif
+BUILD_KIND = $(if $(IDGEN_TEST_HOOKS),test-hooks,production)
 SHLIB_LINK = -lstdc++ -luuid
 
 # The extension gains nothing from JIT inlining; do not require clang.
@@ -45,7 +54,12 @@ include $(PGXS)
 override CPPFLAGS := $(patsubst -I/%,-isystem /%,$(CPPFLAGS))
 COMPILE.cxx.bc += $(PG_CXXFLAGS)
 
-$(OBJS): $(IDGEN_HEADERS)
+$(OBJS): $(IDGEN_HEADERS) .build-kind
+
+.build-kind: idgen-force
+	@echo '$(BUILD_KIND)' | cmp -s - $@ || echo '$(BUILD_KIND)' > $@
+idgen-force:
+.PHONY: idgen-force
 
 # ---------------------------------------------------------------------------
 # Tests against throwaway clusters: a private copy of the server with this
@@ -62,7 +76,7 @@ PG_ISOLATION_REGRESS = $(pgxsdir)/src/test/isolation/pg_isolation_regress
 GTEST_LIBS = -lgtest -lgtest_main -pthread
 UNIT_SRCS = $(sort $(wildcard test/unit/*.cpp))
 
-.PHONY: test unit fuzz temp-install test-regress test-isolation test-tap
+.PHONY: test unit fuzz temp-install test-regress test-isolation test-tap check-production-build
 
 test/unit/run_unit_tests: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.hpp)
 	$(CXX) -std=c++17 -O2 -g -Wall -Wextra $(if $(WERROR),-Werror) -Isrc \
@@ -84,14 +98,15 @@ fuzz: test/fuzz/fuzz_uuid_text
 	test/fuzz/fuzz_uuid_text -max_total_time=$(FUZZ_TIME) -max_len=64 -print_final_stats=1 \
 		-artifact_prefix=tmp_check/fuzz/ tmp_check/fuzz/corpus test/fuzz/corpus
 
-temp-install: all
+temp-install:
+	$(MAKE) IDGEN_TEST_HOOKS=1 all
 	rm -rf $(TMP_INSTALL)
 	mkdir -p $(dir $(TMP_INSTALL)$(PG_BINDIR)) $(dir $(TMP_INSTALL)$(PG_PKGLIBDIR)) \
 		$(dir $(TMP_INSTALL)$(PG_SHAREDIR))
 	cp -a $(PG_BINDIR) $(TMP_INSTALL)$(PG_BINDIR)
 	cp -a $(PG_PKGLIBDIR) $(TMP_INSTALL)$(PG_PKGLIBDIR)
 	cp -a $(PG_SHAREDIR) $(TMP_INSTALL)$(PG_SHAREDIR)
-	$(MAKE) install DESTDIR=$(TMP_INSTALL)
+	$(MAKE) IDGEN_TEST_HOOKS=1 install DESTDIR=$(TMP_INSTALL)
 
 test-regress:
 	mkdir -p tmp_check
@@ -109,7 +124,14 @@ test-tap:
 	PATH="$(TMP_BINDIR):$$PATH" PG_REGRESS=$(PG_REGRESS) TESTDIR=$(CURDIR)/tmp_check/tap \
 		prove -I $(pgxsdir)/src/test/perl -I test/t --timer $(PROVE_FLAGS) test/t/*.pl
 
-test: unit fuzz temp-install test-regress test-isolation test-tap
+# The library make install would install carries no test hook.
+check-production-build:
+	$(MAKE) all
+	@if grep -q -a 'id_gen\.test_' $(MODULE_big)$(DLSUFFIX); then \
+		echo "$(MODULE_big)$(DLSUFFIX) of a production build contains a test hook" >&2; exit 1; \
+	else echo "production build: no test hook in $(MODULE_big)$(DLSUFFIX)"; fi
+
+test: unit fuzz temp-install test-regress test-isolation test-tap check-production-build
 
 print-tmp-bindir:
 	@echo $(TMP_BINDIR)

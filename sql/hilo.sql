@@ -175,9 +175,10 @@ SELECT hilo_set_max_lo('resized', 10);
 -- The sequence moved so that the next block of 10 starts at 1000, the
 -- first id no block of 1000 reached.
 SELECT max_lo, last_hi, reserved_to FROM hilo_keys WHERE table_name = 'resized'::regclass;
--- A backend keeps the rest of a block it drew before the change: those ids
--- lie below every new block, so they stay unique and are not wasted.
-SELECT hilo_next('resized') AS rest_of_old_block;
+-- The change is committed at once (not undone by ROLLBACK, like setval():
+-- see hilo_rollback.sql).  A backend drops the rest of a block drawn under
+-- the old size (here 6 .. 999) and draws a block of the new size.
+SELECT hilo_next('resized') AS new_block;
 -- Every backend's next block has the new size.
 \c
 SELECT hilo_next('resized') AS other_backend, hilo_next('resized') AS and_next;
@@ -287,18 +288,17 @@ UNION ALL SELECT 'legacy', count(*), count(DISTINCT id), min(id), sum((who = 'ap
 UNION ALL SELECT 'pooled_lo', count(*), count(DISTINCT id), min(id), sum((who = 'app')::int) FROM mixed_pooled_lo
 UNION ALL SELECT 'pooled', count(*), count(DISTINCT id), min(id), sum((who = 'app')::int) FROM mixed_pooled;
 
--- hilo_bind is transactional: rolled back, the table has no key, and its
--- first use later creates an own key starting at 1 (ids drawn from the bound
--- sequence inside the rolled-back transaction may come again; see
--- doc/hilo.md, Limits).
+-- hilo_bind is committed at once, like setval(): rolled back, the table
+-- stays bound, so ids drawn from the bound sequence inside the rolled-back
+-- transaction never come again (see hilo_rollback.sql).
 CREATE TABLE bind_rb (id bigint);
 CREATE SEQUENCE bind_rb_seq INCREMENT 5;
 BEGIN;
 SELECT hilo_bind('bind_rb', 'bind_rb_seq', 'pooled_lo');
 SELECT hilo_next('bind_rb') AS from_bound_sequence;
 ROLLBACK;
-SELECT count(*) AS no_key_after_rollback FROM id_gen.hilo_key WHERE relid = 'bind_rb'::regclass;
-SELECT hilo_next('bind_rb') AS own_key, hilo_next('bind_rb') AS same_backend;
+SELECT count(*) AS key_after_rollback FROM id_gen.hilo_key WHERE relid = 'bind_rb'::regclass;
+SELECT hilo_next('bind_rb') AS same_block, hilo_next('bind_rb') AS same_backend;
 SELECT strategy, own_sequence FROM hilo_keys WHERE table_name = 'bind_rb'::regclass;
 
 -- A key already in use can be bound later, e.g. when the application adopts

@@ -21,6 +21,9 @@ int64		idgen_snowflake_epoch_ms = 0;
 int			idgen_max_clock_backward_ms = 10;
 int			idgen_launch_id = -1;
 double		idgen_clock_offset_ms = 0;
+#ifdef IDGEN_TEST_HOOKS
+int			idgen_test_wait_before_draw_flush = 0;
+#endif
 
 /* ShardingSphere's default epoch, so that ids decode the same way. */
 #define IDGEN_DEFAULT_EPOCH "2016-11-01 00:00:00Z"
@@ -129,6 +132,21 @@ idgen_define_gucs(void)
 							0, -1e13, 1e13,
 							PGC_SUSET, GUC_UNIT_MS | GUC_NOT_IN_SAMPLE,
 							nullptr, nullptr, nullptr);
+
+#ifdef IDGEN_TEST_HOOKS
+
+	/*
+	 * Test builds only (make temp-install): a pause point for TAP tests, see
+	 * hilo_draw().  Not compiled into the library make install installs.
+	 */
+	DefineCustomIntVariable("id_gen.test_wait_before_draw_flush",
+							"Test builds only: a Hi/Lo draw waits for pg_advisory_lock(n) between its nextval() and its WAL flush.",
+							"0 (the default) disables the pause.",
+							&idgen_test_wait_before_draw_flush,
+							0, 0, INT_MAX,
+							PGC_SUSET, GUC_NOT_IN_SAMPLE,
+							nullptr, nullptr, nullptr);
+#endif
 
 	MarkGUCPrefixReserved("id_gen");
 }

@@ -12,5 +12,8 @@ extern int64 idgen_snowflake_epoch_ms;	/* parsed idgen_snowflake_epoch */
 extern int	idgen_max_clock_backward_ms;
 extern int	idgen_launch_id;
 extern double idgen_clock_offset_ms;	/* test hook, ms */
+#ifdef IDGEN_TEST_HOOKS
+extern int	idgen_test_wait_before_draw_flush;	/* advisory lock key; 0: off */
+#endif
 
 extern void idgen_define_gucs(void);

@@ -1,7 +1,7 @@
 /*
  * hilo.cpp: hilo_next(table), hilo_set_max_lo() and hilo_bind(): the
  * PostgreSQL side of Hi/Lo keys (the formulas and the cache are in
- * src/core/hilo.cpp; the user-facing description is doc/hilo.md).
+ * src/core/hilo.cpp; the user-facing description is README.md, Hi/Lo keys).
  *
  * Where the state lives:
  *  - id_gen.hilo_key: one row per key (table oid, sequence, strategy,
@@ -12,23 +12,27 @@
  *  - a backend-local cache (HiloCache) holding each key's current block:
  *    the fast path is a hash lookup and an increment, nothing else.
  *
- * Keys are created on first use by a short-lived background worker, in a
- * transaction of its own, so that the caller rolling back cannot undo a key
- * whose ids it already handed out.  The one exception is a table created in
+ * Keys are created on first use, and changed by hilo_set_max_lo() and
+ * hilo_bind(), by a short-lived background worker (the key worker), in a
+ * transaction of its own, so that the caller rolling back cannot undo a key,
+ * or a change of it, whose ids it already handed out: the sequences they
+ * move are not rolled back either.  The one exception is a table created in
  * the caller's (uncommitted) transaction, which the worker cannot see: its
- * key is created in that transaction and lives and dies with the table.
+ * key is created and changed in that transaction and lives and dies with
+ * the table.
  *
  * Cache coherence: every change of a key row (set_max_lo, bind) and every
  * key created in the caller's transaction sends a relcache invalidation for
- * the table.  The callback only marks entries stale (it never frees), so
- * pointers into the cache stay valid while PostgreSQL code runs.  A stale
- * entry rechecks the role's privilege and rereads its row before its next
- * use; its cached block stays valid if the key still draws from the same
- * sequence with the same formula (hilo_set_max_lo moves the sequence above
- * every block drawn before).  Drawing a block first locks the sequence,
- * which waits for a concurrent hilo_set_max_lo to commit, then rereads the
+ * the table; a change of a role or a role membership marks every entry.
+ * The callbacks only mark entries stale (they never free), so pointers into
+ * the cache stay valid while PostgreSQL code runs.  A stale entry rechecks
+ * the role's privilege and rereads its row before its next use; its cached
+ * block stays valid if the key still draws from the same sequence with the
+ * same formula and block size.  Drawing a block takes the key lock, which
+ * waits for a change of the key in progress to commit, then rereads the
  * row, so a block is never computed with a block size that is no longer
- * current.
+ * current; a change takes the key lock exclusively, so it waits for draws
+ * in progress and moves the sequence past them.
  */
 #include "pg/pg.hpp"
 
@@ -50,6 +54,8 @@ extern "C" {
 #include "commands/sequence.h"
 #include "executor/spi.h"
 #include "postmaster/bgworker.h"
+#include "storage/bufmgr.h"
+#include "storage/dsm.h"
 #include "storage/ipc.h"
 #include "storage/lmgr.h"
 #include "tcop/tcopprot.h"
@@ -58,6 +64,7 @@ extern "C" {
 #include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
@@ -74,9 +81,6 @@ using idgen::HiloEntry;
 using idgen::HiloStatus;
 using idgen::HiloStrategy;
 
-/* First key of the advisory lock that serialises creation of one key. */
-#define HILO_ADVISORY_CLASS 1229211463	/* "IDGG" */
-
 /* What a key's row says, plus the increment of its sequence. */
 struct HiloKeyRow
 {
@@ -87,18 +91,51 @@ struct HiloKeyRow
 	int64		increment;
 };
 
-/* Arguments of the key-creating worker, passed in bgw_extra. */
-struct HiloWorkerArgs
+/* What the key worker is asked to do. */
+enum class HiloOp : uint8_t
 {
+	create_key,					/* a first use (hilo_next) */
+	set_max_lo,					/* hilo_set_max_lo() */
+	bind						/* hilo_bind() */
+};
+
+/*
+ * A request to the key worker and its outcome, in a dynamic shared memory
+ * segment that the caller creates and reads back once the worker exited.
+ */
+struct HiloRequest
+{
+	/* Set by the caller. */
 	Oid			dboid;
+	Oid			owner;			/* the extension owner: the worker runs as it */
+	Oid			caller;			/* the calling role, whose privileges count */
+	HiloOp		op;
 	Oid			relid;
-	Oid			roleid;
 	int32		max_lo;
+	Oid			seqid;			/* bind: the sequence */
+	HiloStrategy strategy;		/* bind: the formula */
+	/* Set by the worker. */
+	bool		committed;
+	bool		failed;			/* it raised the ERROR below */
+	int			sqlerrcode;
+	Oid			drop_seqid;		/* bind: the key's former own sequence, to drop */
+	char		message[1024];
+	char		detail[1024];
+	char		hint[1024];
 };
 
 static HiloCache *hilo_cache = nullptr;
 
+/*
+ * Bumped by every invalidation callback: a privilege check is recorded in
+ * an entry only if no invalidation arrived while it ran (catalog reads
+ * during the check may process one, whose marks the check would then
+ * overwrite).
+ */
+static uint64 hilo_inval_count = 0;
+
 extern "C" PGDLLEXPORT void idgen_hilo_worker_main(Datum main_arg);
+static Oid	hilo_apply(const HiloRequest *req);
 
 /* ---------------------------------------------------------------------
  * Small helpers
@@ -230,6 +267,37 @@ hilo_key_table(Oid *tableoid, Oid *indexoid)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("extension \"id_gen\" is not installed in this database"),
 				 errhint("Run CREATE EXTENSION id_gen.")));
+}
+
+/*
+ * The key lock of relid.  Creating or changing a key takes it in
+ * ExclusiveLock until its transaction commits; a draw takes it in ShareLock
+ * while it reads the key's row and calls nextval(), and releases it at
+ * once, so that a change waits for draws in progress but never for the
+ * transactions that drew.  A lock on an
+ * object whose class is id_gen.hilo_key and whose id is the table: no SQL
+ * function or command takes such a lock, so no other role can hold it (an
+ * advisory lock key, which version 1.0 used, anyone can compute and hold).
+ * In pg_locks: locktype object, classid id_gen.hilo_key, objid the table.
+ */
+static void
+hilo_lock_key(Oid relid, LOCKMODE mode)
+{
+	Oid			tableoid;
+	Oid			indexoid;
+
+	hilo_key_table(&tableoid, &indexoid);
+	LockDatabaseObject(tableoid, relid, 0, mode);
+}
+
+static void
+hilo_unlock_key(Oid relid, LOCKMODE mode)
+{
+	Oid			tableoid;
+	Oid			indexoid;
+
+	hilo_key_table(&tableoid, &indexoid);
+	UnlockDatabaseObject(tableoid, relid, 0, mode);
 }
 
 /*
@@ -424,15 +492,13 @@ hilo_seq_set_next(Oid seqid, int64 next_v)
 /*
  * Creates the key of relid, with its own sequence, unless it exists.  Runs
  * inside a transaction as the extension owner (in the worker, or privileged
- * in the caller's transaction for a table created there).  The advisory
- * lock serialises concurrent first uses of one key; the primary key is the
+ * in the caller's transaction for a table created there).  The key lock
+ * serialises concurrent first uses of one key; the primary key is the
  * last line of defence.
  */
 static void
 hilo_create_key_sql(Oid relid, int32 max_lo)
 {
-	Oid			types[2] = {INT4OID, INT4OID};
-	Datum		values[2];
 	Oid			oidtype[1] = {OIDOID};
 	Oid			regtype[1] = {REGCLASSOID};
 	Datum		rel[1] = {ObjectIdGetDatum(relid)};
@@ -440,9 +506,7 @@ hilo_create_key_sql(Oid relid, int32 max_lo)
 	int64		n;
 	char		sql[256];
 
-	values[0] = Int32GetDatum(HILO_ADVISORY_CLASS);
-	values[1] = Int32GetDatum((int32) relid);
-	hilo_spi("SELECT pg_catalog.pg_advisory_xact_lock($1, $2)", 2, types, values, SPI_OK_SELECT);
+	hilo_lock_key(relid, ExclusiveLock);
 	if (hilo_spi("SELECT 1 FROM id_gen.hilo_key WHERE relid = $1", 1, regtype, rel, SPI_OK_SELECT) > 0)
 		return;
 	/* The table may have been dropped since the caller looked. */
@@ -480,48 +544,112 @@ hilo_create_key_sql(Oid relid, int32 max_lo)
 	}
 }
 
+/* DROP SEQUENCE seqid, if it still exists (privileged SPI context). */
+static void
+hilo_drop_seq(Oid seqid)
+{
+	if (get_rel_name(seqid) == nullptr)
+		return;
+	hilo_spi(psprintf("DROP SEQUENCE %s", hilo_quoted_name(seqid)), 0, NULL, NULL, SPI_OK_UTILITY);
+}
+
 /*
- * The background worker that creates a key in a transaction of its own:
- * committed before the caller continues, so the caller's rollback cannot
- * undo it.  Any error ends the worker; the caller then finds no row.
+ * The key worker: runs one request (a first use's key creation, a
+ * hilo_set_max_lo(), a hilo_bind()) in a transaction of its own, committed
+ * before the caller continues.  So nothing the caller's transaction does
+ * next (ROLLBACK, ROLLBACK TO SAVEPOINT, ROLLBACK PREPARED) can undo a key
+ * or a change of it whose blocks may already be handed out, just as
+ * nothing undoes a nextval() or a setval().  It runs as the extension
+ * owner; the caller's privileges were checked by the caller, and are
+ * checked again for the caller's role once the key is locked.  An ERROR is
+ * logged and copied into the request, for the caller to raise as its own.
  */
 void
 idgen_hilo_worker_main(Datum main_arg)
 {
-	HiloWorkerArgs args;
+	dsm_segment *seg;
+	HiloRequest *req;
 
-	memcpy(&args, MyBgworkerEntry->bgw_extra, sizeof(args));
 	BackgroundWorkerUnblockSignals();
-	BackgroundWorkerInitializeConnectionByOid(args.dboid, args.roleid, 0);
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		proc_exit(0);			/* the caller gave up waiting */
+	req = (HiloRequest *) dsm_segment_address(seg);
+	BackgroundWorkerInitializeConnectionByOid(req->dboid, req->owner, 0);
 	/* Never wait forever on a lock the waiting caller might hold. */
 	SetConfigOption("lock_timeout", "30s", PGC_SUSET, PGC_S_OVERRIDE);
 	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_SUSET, PGC_S_OVERRIDE);
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
-	PushActiveSnapshot(GetTransactionSnapshot());
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	hilo_create_key_sql(args.relid, args.max_lo);
-	SPI_finish();
-	PopActiveSnapshot();
-	CommitTransactionCommand();
+	PG_TRY();
+	{
+		Oid			drop;
+
+		PushActiveSnapshot(GetTransactionSnapshot());
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		drop = hilo_apply(req);
+
+		/*
+		 * A bind's former own sequence goes with the change, unless a
+		 * transaction that drew from it is still open (perhaps the
+		 * caller's): then the caller drops it, in its own transaction.
+		 */
+		if (OidIsValid(drop) && ConditionalLockRelationOid(drop, AccessExclusiveLock))
+		{
+			hilo_drop_seq(drop);
+			drop = InvalidOid;
+		}
+		SPI_finish();
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+		req->drop_seqid = drop;
+		req->committed = true;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(TopMemoryContext);
+		edata = CopyErrorData();
+		req->sqlerrcode = edata->sqlerrcode;
+		strlcpy(req->message, edata->message ? edata->message : "", sizeof(req->message));
+		strlcpy(req->detail, edata->detail ? edata->detail : "", sizeof(req->detail));
+		strlcpy(req->hint, edata->hint ? edata->hint : "", sizeof(req->hint));
+		req->failed = true;
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		proc_exit(1);
+	}
+	PG_END_TRY();
 	proc_exit(0);
 }
 
-/* Starts the worker for relid and waits until it has finished. */
+/*
+ * Runs req in the key worker and waits until the worker has exited; raises
+ * the worker's ERROR, if any, as ours.  what ("create", "change") names the
+ * operation in messages.  If we are cancelled while waiting, so is the
+ * worker (which may have committed by then, as a cancelled COMMIT may).
+ */
 static void
-hilo_create_key_in_worker(Oid relid, int32 max_lo)
+hilo_run_worker(HiloRequest *req, const char *what)
 {
 	BackgroundWorker worker;
 	BackgroundWorkerHandle *handle;
-	HiloWorkerArgs args;
-	BgwHandleStatus status;
+	dsm_segment *seg;
+	HiloRequest *shared;
+	volatile BgwHandleStatus status = BGWH_STOPPED;
 
-	args.dboid = MyDatabaseId;
-	args.relid = relid;
-	args.roleid = hilo_extension_owner();
-	args.max_lo = max_lo;
+	req->dboid = MyDatabaseId;
+	req->owner = hilo_extension_owner();
+	req->committed = false;
+	req->failed = false;
+	req->drop_seqid = InvalidOid;
+	seg = dsm_create(sizeof(HiloRequest), 0);
+	shared = (HiloRequest *) dsm_segment_address(seg);
+	memcpy(shared, req, sizeof(HiloRequest));
 
 	memset(&worker, 0, sizeof(worker));
 	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
@@ -529,41 +657,58 @@ hilo_create_key_in_worker(Oid relid, int32 max_lo)
 	worker.bgw_restart_time = BGW_NEVER_RESTART;
 	snprintf(worker.bgw_library_name, BGW_MAXLEN, "id_gen");
 	snprintf(worker.bgw_function_name, BGW_MAXLEN, "idgen_hilo_worker_main");
-	snprintf(worker.bgw_name, BGW_MAXLEN, "id_gen Hi/Lo key creation for table %u", relid);
-	snprintf(worker.bgw_type, BGW_MAXLEN, "id_gen Hi/Lo key creation");
-	worker.bgw_main_arg = (Datum) 0;
+	snprintf(worker.bgw_name, BGW_MAXLEN, "id_gen Hi/Lo key worker for table %u", req->relid);
+	snprintf(worker.bgw_type, BGW_MAXLEN, "id_gen Hi/Lo key worker");
+	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
 	worker.bgw_notify_pid = MyProcPid;
-	StaticAssertStmt(sizeof(args) <= BGW_EXTRALEN, "bgw_extra too small");
-	memcpy(worker.bgw_extra, &args, sizeof(args));
 
 	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("could not start a background worker to create the Hi/Lo key of table %s",
-						hilo_relname(relid)),
-				 errdetail("A key is created on first use in a transaction of its own, by a background worker."),
+				 errmsg("could not start a background worker to %s the Hi/Lo key of table %s",
+						what, hilo_relname(req->relid)),
+				 errdetail("Keys are created and changed in transactions of their own, by a background worker."),
 				 errhint("Raise max_worker_processes, or retry when fewer background workers run.")));
-	status = WaitForBackgroundWorkerShutdown(handle);
+	PG_TRY();
+	{
+		status = WaitForBackgroundWorkerShutdown(handle);
+	}
+	PG_CATCH();
+	{
+		TerminateBackgroundWorker(handle);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 	pfree(handle);
 	if (status == BGWH_POSTMASTER_DIED)
 		ereport(FATAL,
 				(errcode(ERRCODE_ADMIN_SHUTDOWN),
-				 errmsg("postmaster exited while creating a Hi/Lo key")));
+				 errmsg("postmaster exited while a background worker changed a Hi/Lo key")));
+	memcpy(req, shared, sizeof(HiloRequest));
+	dsm_detach(seg);
+	if (req->failed)
+		ereport(ERROR,
+				(errcode(req->sqlerrcode),
+				 errmsg_internal("%s", req->message),
+				 req->detail[0] ? errdetail_internal("%s", req->detail) : 0,
+				 req->hint[0] ? errhint("%s", req->hint) : 0));
+	if (!req->committed)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not %s the Hi/Lo key of table %s", what, hilo_relname(req->relid)),
+				 errdetail("The background worker doing it exited without committing."),
+				 errhint("The server log has the worker's error.")));
 }
 
 /*
- * Creates relid's key with block size max_lo: in a worker, or for a table
- * created in this very transaction (invisible to the worker) right here.
+ * True if relid (a table or a sequence) was created in this transaction:
+ * the key worker cannot see it.
  */
-static void
-hilo_create_key(Oid relid, int32 max_lo)
+static bool
+hilo_created_here(Oid relid)
 {
-	Relation	rel;
+	Relation	rel = try_relation_open(relid, AccessShareLock);
 	bool		created_here;
-
-	/* The worker would write on behalf of a read-only transaction. */
-	PreventCommandIfReadOnly("hilo_next()");
-	rel = try_relation_open(relid, AccessShareLock);
 
 	if (rel == NULL)
 		ereport(ERROR,
@@ -571,8 +716,21 @@ hilo_create_key(Oid relid, int32 max_lo)
 				 errmsg("relation with OID %u does not exist", relid)));
 	created_here = rel->rd_createSubid != InvalidSubTransactionId;
 	relation_close(rel, NoLock);
+	return created_here;
+}
 
-	if (created_here)
+/*
+ * Creates relid's key with block size max_lo: in the key worker, or for a
+ * table created in this very transaction (invisible to the worker) right
+ * here.
+ */
+static void
+hilo_create_key(Oid relid, int32 max_lo)
+{
+	/* The worker would write on behalf of a read-only transaction. */
+	PreventCommandIfReadOnly("hilo_next()");
+
+	if (hilo_created_here(relid))
 	{
 		HiloPrivState st;
 
@@ -584,17 +742,48 @@ hilo_create_key(Oid relid, int32 max_lo)
 		CommandCounterIncrement();
 	}
 	else
-		hilo_create_key_in_worker(relid, max_lo);
+	{
+		HiloRequest req;
+
+		memset(&req, 0, sizeof(req));
+		req.op = HiloOp::create_key;
+		req.relid = relid;
+		req.max_lo = max_lo;
+		req.caller = GetUserId();
+		hilo_run_worker(&req, "create");
+	}
 }
 
 /* ---------------------------------------------------------------------
  * hilo_next
  * --------------------------------------------------------------------- */
 
+#ifdef IDGEN_TEST_HOOKS
+/*
+ * Test builds only: a pause point.  With id_gen.test_wait_before_draw_flush
+ * = n, the backend waits here until it can take pg_advisory_lock(n) (the
+ * bigint form), which the test holds in another session; pg_locks shows it
+ * waiting.  An ordinary heavyweight lock wait: interruptible, and gone
+ * with the transaction.
+ */
+static void
+hilo_test_wait(int key)
+{
+	LOCKTAG		tag;
+
+	if (key == 0)
+		return;
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, 0, (uint32) key, 1);
+	(void) LockAcquire(&tag, ExclusiveLock, false, false);
+	LockRelease(&tag, ExclusiveLock, false);
+}
+#endif
+
 /*
  * Rereads a stale entry's row.  Returns false (entry erased) if the key is
  * gone or now draws from another sequence or with another formula: its
- * cached block no longer belongs to the key.
+ * cached block no longer belongs to the key.  A new block size empties the
+ * block.
  */
 static bool
 hilo_refresh(Oid relid)
@@ -612,8 +801,51 @@ hilo_refresh(Oid relid)
 		hilo_cache->erase(relid);
 		return false;
 	}
-	e->size = hilo_row_size(&row);
+	if (hilo_row_size(&row) != e->size)
+	{
+		/*
+		 * A block is used only under the block size it was drawn with.  A
+		 * committed change moved the sequence above it, but a change made
+		 * and rolled back in the transaction that created the table (the
+		 * one kind of change the worker does not commit) did not: blocks
+		 * drawn under the restored size may reach it.
+		 */
+		e->block.next = 1;
+		e->block.last = 0;
+		e->size = hilo_row_size(&row);
+	}
 	return true;
+}
+
+/*
+ * Makes the value just drawn from seqid durable before any id of its block
+ * is returned.  nextval() WAL-logs 32 values ahead and leaves the flush to
+ * the transaction's commit; but a block serves later transactions (and the
+ * drawing one may roll back or have no xid at all), and the record that
+ * covers our value may be another backend's, not flushed yet: its
+ * XLogFlush may still be running, or fail with a PANIC.  Flushing up to
+ * the LSN of the sequence's page, which is at or past the record that
+ * logged our value, covers both: after a crash no block handed out is drawn
+ * again.  GetFlushRecPtr() is a read of shared memory, so the common case
+ * (the record is durable already) costs a buffer pin and no I/O.
+ */
+static void
+hilo_flush_draw(Oid seqid)
+{
+	Relation	rel = relation_open(seqid, NoLock);	/* locked by our caller */
+	XLogRecPtr	lsn = InvalidXLogRecPtr;
+
+	if (RelationNeedsWAL(rel))
+	{
+		Buffer		buf = ReadBuffer(rel, 0);
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		lsn = PageGetLSN(BufferGetPage(buf));
+		UnlockReleaseBuffer(buf);
+	}
+	relation_close(rel, NoLock);
+	if (lsn > GetFlushRecPtr(NULL))
+		XLogFlush(lsn);
 }
 
 /*
@@ -629,35 +861,36 @@ hilo_draw(Oid relid)
 	hilo_refuse_in_recovery();
 
 	/*
-	 * Conflicts with hilo_set_max_lo's (and ALTER SEQUENCE's) lock: once we
-	 * hold it, no change of the key is in progress, and rereading the row
-	 * with the latest snapshot gives the block size every other draw uses.
-	 * Reading it here, once per block, rather than trusting invalidations
-	 * to have arrived in the right order, keeps the argument simple.
+	 * The sequence lock nextval() takes anyway (to the end of the
+	 * transaction), before reading the row: it waits for an ALTER SEQUENCE,
+	 * and for a change of a key whose sequence others draw from too.  Then
+	 * the key lock, held only while we draw: once we hold it, no change of
+	 * the key is in progress, and rereading the row with the latest
+	 * snapshot gives the block size every other draw uses.  Reading it
+	 * here, once per block, rather than trusting invalidations to have
+	 * arrived in the right order, keeps the argument simple.  A change
+	 * waits for the draw to finish; it then moves the sequence past the
+	 * value drawn (hilo_set_max_lo_sql), so the block stays unique.
 	 */
 	LockRelationOid(seqid, RowExclusiveLock);
+	hilo_lock_key(relid, ShareLock);
 	if (!hilo_refresh(relid))
+	{
+		hilo_unlock_key(relid, ShareLock);
 		return false;
+	}
 
 	for (int attempt = 0;; attempt++)
 	{
-		XLogRecPtr	before = XactLastRecEnd;
 		int64		v = nextval_internal(seqid, false);
-		XLogRecPtr	after = XactLastRecEnd;
 		HiloBlock	block;
 		HiloStatus	st;
 
-		/*
-		 * nextval() WAL-logs 32 values ahead but leaves the flush to the
-		 * transaction's commit.  A block may serve many later transactions
-		 * (and the drawing one may roll back), so make the draw durable
-		 * now: after a crash, no block handed out can be drawn again.
-		 * XactLastRecEnd is the end of the last record this backend
-		 * inserted, so this costs a flush only when nextval wrote WAL, once
-		 * per 32 blocks.
-		 */
-		if (after != before)
-			XLogFlush(after);
+#ifdef IDGEN_TEST_HOOKS
+		/* Between the draw's WAL record (if it wrote one) and the flush. */
+		hilo_test_wait(idgen_test_wait_before_draw_flush);
+#endif
+		hilo_flush_draw(seqid);
 
 		e = hilo_cache->find(relid);
 		st = idgen::hilo_block(e->strategy, v, e->size, &block);
@@ -665,6 +898,7 @@ hilo_draw(Oid relid)
 		{
 			case HiloStatus::ok:
 				e->block = block;
+				hilo_unlock_key(relid, ShareLock);
 				return true;
 			case HiloStatus::overflow:
 				ereport(ERROR,
@@ -705,6 +939,7 @@ hilo_next_slow(Oid relid)
 		if (e == nullptr)
 		{
 			HiloKeyRow	row;
+			uint64		seen = hilo_inval_count;
 
 			hilo_check_table(relid, false);
 			if (!hilo_read_key(relid, &row))
@@ -723,15 +958,22 @@ hilo_next_slow(Oid relid)
 			e->strategy = row.strategy;
 			e->size = hilo_row_size(&row);
 			e->stale = false;
-			e->checked_role = role;
+			e->checked_role = seen == hilo_inval_count ? role : InvalidOid;
+			continue;
 		}
 		else if (e->stale || e->checked_role != role)
 		{
+			uint64		seen = hilo_inval_count;
+
 			hilo_check_table(relid, false);
 			e = hilo_cache->find(relid);
-			e->checked_role = role;
 			if (e->stale && !hilo_refresh(relid))
 				continue;
+			/* Something changed while we checked: check again. */
+			if (seen != hilo_inval_count)
+				continue;
+			e = hilo_cache->find(relid);
+			e->checked_role = role;
 		}
 
 		e = hilo_cache->find(relid);
@@ -795,18 +1037,347 @@ hilo_invalidate(Oid relid)
 }
 
 /*
+ * A change of a key (hilo_set_max_lo, hilo_bind) moves a sequence, which
+ * no ROLLBACK undoes, and rewrites the key's row.  Were the row rewritten
+ * in the caller's transaction, a rollback would restore it while the
+ * sequence stays moved and blocks drawn under the new row stay cached and
+ * handed out: blocks drawn later under the restored row would overlap
+ * them.  So the change is made by the key worker and committed before the
+ * function returns, like setval(): it stands whatever the caller's
+ * transaction does next (hilo_change_key).  The caller checks privileges
+ * first, for clear errors; the worker checks them again for the caller's
+ * role once it holds the key, in case the key changed in between.
+ */
+
+/*
+ * The sequences a change of a key locks, before the key lock, against
+ * writers other than the key's draws: the key's sequence unless it is the
+ * key's own (only the key's draws use that, and the key lock holds them
+ * off), in ShareRowExclusiveLock as ALTER SEQUENCE takes it, so that no
+ * nextval() of an application runs while it is read and moved; and the
+ * sequence a bind moves the key to, likewise if the key is in use (else
+ * only AccessShareLock, which keeps it from being dropped).  In OID order.
+ */
+struct HiloSeqLock
+{
+	Oid			seqid;
+	LOCKMODE	mode;
+};
+
+static int
+hilo_change_locks(const HiloKeyRow *row, Oid newseq, HiloSeqLock locks[2])
+{
+	int			n = 0;
+
+	if (row != nullptr && !row->own_seq)
+		locks[n++] = {row->seqid, ShareRowExclusiveLock};
+	if (OidIsValid(newseq) && (row == nullptr || newseq != row->seqid))
+		locks[n++] = {newseq, row != nullptr ? ShareRowExclusiveLock : AccessShareLock};
+	if (n == 2 && locks[1].seqid < locks[0].seqid)
+	{
+		HiloSeqLock first = locks[1];
+
+		locks[1] = locks[0];
+		locks[0] = first;
+	}
+	return n;
+}
+
+/*
+ * Locks relid's key for a change and reads its row under the locks: the
+ * sequences first, then the key lock in ExclusiveLock (the order in which
+ * draws take theirs, so that a draw and a change never wait for each other
+ * in a circle).  The key lock waits for draws of the key in progress and
+ * holds off later ones until the change commits.  Returns false if the key
+ * has no row.
+ */
+static bool
+hilo_lock_for_change(Oid relid, Oid newseq, HiloKeyRow *row)
+{
+	for (;;)
+	{
+		HiloKeyRow	seen;
+		bool		found = hilo_read_key(relid, &seen);
+		HiloSeqLock locks[2];
+		int			n = hilo_change_locks(found ? &seen : nullptr, newseq, locks);
+
+		for (int i = 0; i < n; i++)
+			LockRelationOid(locks[i].seqid, locks[i].mode);
+		hilo_lock_key(relid, ExclusiveLock);
+		if (hilo_read_key(relid, row) == found &&
+			(!found || (row->seqid == seen.seqid && row->own_seq == seen.own_seq)))
+			return found;
+		/* The key changed while we waited: take what it needs now. */
+		hilo_unlock_key(relid, ExclusiveLock);
+	}
+}
+
+/*
+ * The privileges hilo_set_max_lo needs besides owning the table, for role:
+ * moving a sequence others draw from needs UPDATE on it (setval() would),
+ * and a pooled block size is the sequence's INCREMENT, which only its owner
+ * may change.
+ */
+static void
+hilo_check_set_max_lo_privileges(const HiloKeyRow *row, Oid role)
+{
+	if (!row->own_seq && pg_class_aclcheck(row->seqid, role, ACL_UPDATE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for sequence %s", hilo_relname(row->seqid)),
+				 errdetail("Changing the block size moves the key's sequence forward, as setval() does."),
+				 errhint("Changing the block size of a bound key needs UPDATE on its sequence.")));
+	if ((row->strategy == HiloStrategy::pooled || row->strategy == HiloStrategy::pooled_lo) &&
+		!pg_class_ownercheck(row->seqid, role))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be owner of sequence %s", hilo_relname(row->seqid)),
+				 errdetail("The block size of a %s key is its sequence's INCREMENT, which only the sequence's owner may change.",
+						   idgen::hilo_strategy_name(row->strategy))));
+}
+
+/* Moving a key in use to seqid sets seqid forward: UPDATE, for role. */
+static void
+hilo_check_move_privilege(Oid seqid, Oid role)
+{
+	if (pg_class_aclcheck(seqid, role, ACL_UPDATE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for sequence %s", hilo_relname(seqid)),
+				 errdetail("Binding a key in use moves the sequence forward, as setval() does."),
+				 errhint("Moving a key to a sequence needs UPDATE on the sequence.")));
+}
+
+/*
+ * hilo_set_max_lo's change, as the extension owner in a privileged SPI
+ * context (the key worker's transaction, or the caller's for a table
+ * created in it): a key not used yet is created with block size max_lo;
+ * else the sequence is moved so that the next block under max_lo starts
+ * above every block drawn under the old size, and the row is rewritten.
+ */
+static void
+hilo_set_max_lo_sql(Oid relid, int32 max_lo, Oid caller)
+{
+	HiloKeyRow	row;
+	bool		pooled;
+	int64		new_next_v = 0;
+
+	if (!hilo_lock_for_change(relid, InvalidOid, &row))
+	{
+		hilo_create_key_sql(relid, max_lo);
+		CacheInvalidateRelcacheByRelid(relid);
+		return;
+	}
+	if (hilo_row_size(&row) == max_lo)
+		return;					/* nothing to change */
+	hilo_check_set_max_lo_privileges(&row, caller);
+
+	pooled = row.strategy == HiloStrategy::pooled || row.strategy == HiloStrategy::pooled_lo;
+	if (idgen::hilo_rebase(row.strategy, hilo_seq_next_value(row.seqid), hilo_row_size(&row),
+						   max_lo, &new_next_v) != HiloStatus::ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				 errmsg("cannot change the block size of the Hi/Lo key of table %s to %d",
+						hilo_relname(relid), max_lo),
+				 errdetail("Its next block would give ids above 9223372036854775807."),
+				 errhint("Nothing was changed.")));
+
+	if (pooled && row.increment != max_lo)
+	{
+		/* The block size of pooled strategies is the increment. */
+		char	   *sql = psprintf("ALTER SEQUENCE %s INCREMENT BY %d",
+								   hilo_quoted_name(row.seqid), max_lo);
+
+		hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
+	}
+	hilo_seq_set_next(row.seqid, new_next_v);
+	{
+		Oid			types[2] = {REGCLASSOID, INT4OID};
+		Datum		values[2] = {ObjectIdGetDatum(relid), Int32GetDatum(max_lo)};
+
+		hilo_spi("UPDATE id_gen.hilo_key SET max_lo = $2 WHERE relid = $1", 2, types, values,
+				 SPI_OK_UPDATE);
+	}
+	CacheInvalidateRelcacheByRelid(relid);
+}
+
+/*
+ * hilo_bind's change, in a privileged SPI context like hilo_set_max_lo_sql:
+ * binds a key not used yet, or moves a key in use to seqid.  Both
+ * sequences are locked, so no draw is in progress; the new sequence is
+ * moved forward until its next block starts above every id the old key
+ * could have handed out (it never moves back, so blocks an application
+ * drew from it stay its own).  Returns the key's former own sequence, no
+ * longer needed, for the caller to drop (InvalidOid if none).  Backends
+ * holding a block of the old key drop it at their next call.
+ */
+static Oid
+hilo_bind_sql(Oid relid, Oid seqid, HiloStrategy strategy, int32 max_lo, Oid caller)
+{
+	HiloKeyRow	row;
+	int64		new_next_v = 0;
+	Oid			types[4] = {REGCLASSOID, REGCLASSOID, TEXTOID, INT4OID};
+	Datum		values[4] = {ObjectIdGetDatum(relid), ObjectIdGetDatum(seqid),
+		CStringGetTextDatum(idgen::hilo_strategy_name(strategy)), Int32GetDatum(max_lo)};
+
+	if (!hilo_lock_for_change(relid, seqid, &row))
+	{
+		hilo_spi("INSERT INTO id_gen.hilo_key (relid, seq, strategy, max_lo, own_seq) "
+				 "VALUES ($1, $2, $3, $4, false)", 4, types, values, SPI_OK_INSERT);
+		CacheInvalidateRelcacheByRelid(relid);
+		return InvalidOid;
+	}
+	if (row.seqid == seqid && row.strategy == strategy && hilo_row_size(&row) == max_lo)
+		return InvalidOid;		/* already bound just so */
+	hilo_check_move_privilege(seqid, caller);
+
+	if (idgen::hilo_move(row.strategy, hilo_seq_next_value(row.seqid), hilo_row_size(&row),
+						 strategy, hilo_seq_next_value(seqid), max_lo, &new_next_v) != HiloStatus::ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				 errmsg("cannot bind the Hi/Lo key of table %s to sequence %s",
+						hilo_relname(relid), hilo_relname(seqid)),
+				 errdetail("Its blocks would have to start above ids that do not fit in bigint."),
+				 errhint("Nothing was changed.")));
+	hilo_seq_set_next(seqid, new_next_v);
+	hilo_spi("UPDATE id_gen.hilo_key SET seq = $2, strategy = $3, max_lo = $4, own_seq = false "
+			 "WHERE relid = $1", 4, types, values, SPI_OK_UPDATE);
+	CacheInvalidateRelcacheByRelid(relid);
+	return row.own_seq && row.seqid != seqid ? row.seqid : InvalidOid;
+}
+
+/* Runs req's operation (privileged SPI context, inside a transaction). */
+static Oid
+hilo_apply(const HiloRequest *req)
+{
+	switch (req->op)
+	{
+		case HiloOp::create_key:
+			hilo_create_key_sql(req->relid, req->max_lo);
+			break;
+		case HiloOp::set_max_lo:
+			hilo_set_max_lo_sql(req->relid, req->max_lo, req->caller);
+			break;
+		case HiloOp::bind:
+			return hilo_bind_sql(req->relid, req->seqid, req->strategy, req->max_lo, req->caller);
+	}
+	return InvalidOid;
+}
+
+/* True if this transaction holds a lock on tag that conflicts with mode. */
+static bool
+hilo_holds_conflicting_lock(const LOCKTAG *tag, LOCKMODE mode)
+{
+	for (LOCKMODE held = AccessShareLock; held <= AccessExclusiveLock; held++)
+	{
+		if (DoLockModesConflict(held, mode) && LockHeldByMe(tag, held))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Runs a change of relid's key, described by req, given the row as we read
+ * it (nullptr: no key yet).  For a table created in this transaction, which
+ * the worker cannot see and whose key lives and dies with it, right here;
+ * otherwise in the key worker, committed before we return.
+ */
+static void
+hilo_change_key(HiloRequest *req, const HiloKeyRow *row)
+{
+	Oid			newseq = req->op == HiloOp::bind ? req->seqid : InvalidOid;
+	HiloSeqLock locks[2];
+	int			n;
+
+	/* The worker would write on behalf of a read-only transaction. */
+	PreventCommandIfReadOnly(req->op == HiloOp::bind ? "hilo_bind()" : "hilo_set_max_lo()");
+
+	if (hilo_created_here(req->relid))
+	{
+		HiloPrivState st;
+		Oid			drop;
+
+		hilo_priv_enter(&st);
+		drop = hilo_apply(req);
+		if (OidIsValid(drop))
+			hilo_drop_seq(drop);
+		hilo_priv_leave(&st);
+		hilo_invalidate(req->relid);
+		return;
+	}
+
+	/* A binding that ROLLBACK does not undo cannot name what it would remove. */
+	if (OidIsValid(newseq) && hilo_created_here(newseq))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("cannot bind the Hi/Lo key of table %s to sequence %s, created in this transaction",
+						hilo_relname(req->relid), hilo_relname(newseq)),
+				 errdetail("A binding is committed at once, by a background worker, so that ROLLBACK cannot undo it; it cannot name a sequence this transaction may still roll back."),
+				 errhint("Commit the CREATE SEQUENCE first, or create the table in the same transaction.")));
+
+	/*
+	 * The worker waits for the sequence locks of hilo_change_locks.  Should
+	 * this transaction hold a conflicting one (it drew from a bound key or
+	 * called nextval() on the sequence, both of which hold RowExclusiveLock
+	 * to the end of the transaction, or it altered the sequence), the
+	 * worker would wait for the very transaction that waits for it.
+	 */
+	n = hilo_change_locks(row, newseq, locks);
+	for (int i = 0; i < n; i++)
+	{
+		LOCKTAG		tag;
+
+		SET_LOCKTAG_RELATION(tag, MyDatabaseId, locks[i].seqid);
+		if (hilo_holds_conflicting_lock(&tag, locks[i].mode))
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_IN_USE),
+					 errmsg("cannot change the Hi/Lo key of table %s: this transaction holds a lock on sequence %s",
+							hilo_relname(req->relid), hilo_relname(locks[i].seqid)),
+					 errdetail("The change is committed at once by a background worker, which would wait for this transaction's lock (taken by drawing ids from the sequence, nextval() or ALTER SEQUENCE)."),
+					 errhint("Change the key in a transaction of its own, or before this transaction uses the sequence.")));
+	}
+
+	hilo_run_worker(req, "change");
+	/* The worker's commit sent the invalidation: let our cache see it now. */
+	AcceptInvalidationMessages();
+	if (OidIsValid(req->drop_seqid))
+	{
+		/*
+		 * A transaction that drew from the key's former own sequence was
+		 * still open (perhaps ours): drop it here, waiting as DROP SEQUENCE
+		 * does.  Should this transaction roll back, the sequence stays,
+		 * unused.  A snapshot older than the worker's commit would still see
+		 * the key use it, and the sql_drop trigger would refuse: leave it.
+		 */
+		if (IsolationUsesXactSnapshot())
+			ereport(NOTICE,
+					(errmsg("sequence %s, no longer used by the Hi/Lo key of table %s, was left in place",
+							hilo_relname(req->drop_seqid), hilo_relname(req->relid)),
+					 errhint("Drop it after this transaction, as the owner of extension id_gen.")));
+		else
+		{
+			HiloPrivState st;
+
+			hilo_priv_enter(&st);
+			hilo_drop_seq(req->drop_seqid);
+			hilo_priv_leave(&st);
+		}
+	}
+}
+
+/*
  * hilo_set_max_lo(tbl, max_lo): changes the block size and moves the
  * sequence so that the next block under the new size starts above every
- * block drawn under the old one.  The sequence lock (ShareRowExclusive,
- * like ALTER SEQUENCE) waits for draws in progress and makes later draws
- * wait for this transaction.
+ * block drawn under the old one (hilo_set_max_lo_sql).  Committed at once,
+ * by the key worker (hilo_change_key).
  */
 IDGEN_FUNCTION(hilo_set_max_lo)
 {
 	Oid			relid;
 	int32		max_lo;
 	HiloKeyRow	row;
-	HiloPrivState st;
+	bool		found;
+	HiloRequest req;
 
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table whose key changes, e.g. hilo_set_max_lo('orders', 100).");
@@ -818,138 +1389,20 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 	hilo_refuse_in_recovery();
 	hilo_check_table(relid, true);
 
-	if (!hilo_read_key(relid, &row))
+	found = hilo_read_key(relid, &row);
+	if (found)
 	{
-		/* Not used yet: create it with this block size. */
-		hilo_create_key(relid, max_lo);
-		if (!hilo_read_key(relid, &row))
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("could not create the Hi/Lo key of table %s", hilo_relname(relid)),
-					 errhint("The server log has the background worker's error.")));
 		if (hilo_row_size(&row) == max_lo)
-		{
-			hilo_invalidate(relid);
-			PG_RETURN_VOID();
-		}
+			PG_RETURN_VOID();	/* nothing to change */
+		hilo_check_set_max_lo_privileges(&row, GetUserId());
 	}
-
-	LockRelationOid(row.seqid, ShareRowExclusiveLock);
-	if (!hilo_read_key(relid, &row))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the Hi/Lo key of table %s was dropped concurrently", hilo_relname(relid))));
-	if (hilo_row_size(&row) == max_lo)
-		PG_RETURN_VOID();		/* nothing to change */
-	if (!row.own_seq && pg_class_aclcheck(row.seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for sequence %s", hilo_relname(row.seqid)),
-				 errdetail("Changing the block size moves the key's sequence forward, as setval() does."),
-				 errhint("Changing the block size of a bound key needs UPDATE on its sequence.")));
-	if ((row.strategy == HiloStrategy::pooled || row.strategy == HiloStrategy::pooled_lo) &&
-		!pg_class_ownercheck(row.seqid, GetUserId()))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("must be owner of sequence %s", hilo_relname(row.seqid)),
-				 errdetail("The block size of a %s key is its sequence's INCREMENT, which only the sequence's owner may change.",
-						   idgen::hilo_strategy_name(row.strategy))));
-
-	hilo_priv_enter(&st);
-	{
-		bool		pooled = row.strategy == HiloStrategy::pooled ||
-			row.strategy == HiloStrategy::pooled_lo;
-		int64		new_next_v = 0;
-
-		if (idgen::hilo_rebase(row.strategy, hilo_seq_next_value(row.seqid), hilo_row_size(&row),
-							   max_lo, &new_next_v) != HiloStatus::ok)
-			ereport(ERROR,
-					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-					 errmsg("cannot change the block size of the Hi/Lo key of table %s to %d",
-							hilo_relname(relid), max_lo),
-					 errdetail("Its next block would give ids above 9223372036854775807."),
-					 errhint("Nothing was changed.")));
-
-		if (pooled && row.increment != max_lo)
-		{
-			/* The block size of pooled strategies is the increment. */
-			char	   *sql = psprintf("ALTER SEQUENCE %s INCREMENT BY %d",
-									   hilo_quoted_name(row.seqid), max_lo);
-
-			hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
-		}
-		hilo_seq_set_next(row.seqid, new_next_v);
-		{
-			Oid			types[2] = {REGCLASSOID, INT4OID};
-			Datum		values[2] = {ObjectIdGetDatum(relid), Int32GetDatum(max_lo)};
-
-			hilo_spi("UPDATE id_gen.hilo_key SET max_lo = $2 WHERE relid = $1", 2, types, values,
-					 SPI_OK_UPDATE);
-		}
-	}
-	hilo_priv_leave(&st);
-	hilo_invalidate(relid);
+	memset(&req, 0, sizeof(req));
+	req.op = HiloOp::set_max_lo;
+	req.relid = relid;
+	req.max_lo = max_lo;
+	req.caller = GetUserId();
+	hilo_change_key(&req, found ? &row : nullptr);
 	PG_RETURN_VOID();
-}
-
-/*
- * Moves a key in use to another sequence and formula.  Both sequences are
- * locked like ALTER SEQUENCE locks them, so no draw is in progress; the new
- * sequence is moved forward until its next block starts above every id the
- * old key could have handed out (it never moves back, so blocks an
- * application drew from it stay its own).  A key's own sequence, no longer
- * needed, is dropped.  Backends holding a block of the old key drop it at
- * their next call (its ids are simply not used).
- */
-static void
-hilo_rebind(Oid relid, Oid seqid, HiloStrategy strategy, int32 max_lo)
-{
-	HiloKeyRow	row;
-	HiloPrivState st;
-	int64		new_next_v = 0;
-
-	if (pg_class_aclcheck(seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for sequence %s", hilo_relname(seqid)),
-				 errdetail("Binding a key in use moves the sequence forward, as setval() does."),
-				 errhint("Moving a key to a sequence needs UPDATE on the sequence.")));
-	if (!hilo_read_key(relid, &row))
-		elog(ERROR, "Hi/Lo key of table %u vanished", relid);
-	LockRelationOid(row.seqid, ShareRowExclusiveLock);
-	if (seqid != row.seqid)
-		LockRelationOid(seqid, ShareRowExclusiveLock);
-	if (!hilo_read_key(relid, &row))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the Hi/Lo key of table %s was dropped concurrently", hilo_relname(relid))));
-
-	hilo_priv_enter(&st);
-	if (idgen::hilo_move(row.strategy, hilo_seq_next_value(row.seqid), hilo_row_size(&row),
-						 strategy, hilo_seq_next_value(seqid), max_lo, &new_next_v) != HiloStatus::ok)
-		ereport(ERROR,
-				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-				 errmsg("cannot bind the Hi/Lo key of table %s to sequence %s",
-						hilo_relname(relid), hilo_relname(seqid)),
-				 errdetail("Its blocks would have to start above ids that do not fit in bigint."),
-				 errhint("Nothing was changed.")));
-	hilo_seq_set_next(seqid, new_next_v);
-	{
-		Oid			types[4] = {REGCLASSOID, REGCLASSOID, TEXTOID, INT4OID};
-		Datum		values[4] = {ObjectIdGetDatum(relid), ObjectIdGetDatum(seqid),
-			CStringGetTextDatum(idgen::hilo_strategy_name(strategy)), Int32GetDatum(max_lo)};
-
-		hilo_spi("UPDATE id_gen.hilo_key SET seq = $2, strategy = $3, max_lo = $4, own_seq = false "
-				 "WHERE relid = $1", 4, types, values, SPI_OK_UPDATE);
-	}
-	if (row.own_seq && row.seqid != seqid)
-	{
-		char	   *sql = psprintf("DROP SEQUENCE %s", hilo_quoted_name(row.seqid));
-
-		hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
-	}
-	hilo_priv_leave(&st);
-	hilo_invalidate(relid);
 }
 
 /*
@@ -959,7 +1412,7 @@ hilo_rebind(Oid relid, Oid seqid, HiloStrategy strategy, int32 max_lo)
  * share one key space.  For the pooled strategies the block size is the
  * sequence's INCREMENT, read from pg_sequence: trusting an argument instead
  * is how EF Core users got duplicates.  A key already in use is moved
- * (hilo_rebind).
+ * (hilo_bind_sql).  Committed at once, by the key worker (hilo_change_key).
  */
 IDGEN_FUNCTION(hilo_bind)
 {
@@ -971,7 +1424,8 @@ IDGEN_FUNCTION(hilo_bind)
 	int32		max_lo;
 	bool		pooled;
 	HiloKeyRow	row;
-	HiloPrivState st;
+	bool		found;
+	HiloRequest req;
 
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table to bind, e.g. hilo_bind('orders', 'orders_hilo_seq', 'pooled_lo').");
@@ -1037,25 +1491,21 @@ IDGEN_FUNCTION(hilo_bind)
 		max_lo = PG_GETARG_INT32(3);
 	}
 
-	if (hilo_read_key(relid, &row))
+	found = hilo_read_key(relid, &row);
+	if (found)
 	{
 		if (row.seqid == seqid && row.strategy == strategy && hilo_row_size(&row) == max_lo)
 			PG_RETURN_VOID();	/* already bound just so */
-		hilo_rebind(relid, seqid, strategy, max_lo);
-		PG_RETURN_VOID();
+		hilo_check_move_privilege(seqid, GetUserId());
 	}
-
-	hilo_priv_enter(&st);
-	{
-		Oid			types[4] = {REGCLASSOID, REGCLASSOID, TEXTOID, INT4OID};
-		Datum		values[4] = {ObjectIdGetDatum(relid), ObjectIdGetDatum(seqid),
-			CStringGetTextDatum(idgen::hilo_strategy_name(strategy)), Int32GetDatum(max_lo)};
-
-		hilo_spi("INSERT INTO id_gen.hilo_key (relid, seq, strategy, max_lo, own_seq) "
-				 "VALUES ($1, $2, $3, $4, false)", 4, types, values, SPI_OK_INSERT);
-	}
-	hilo_priv_leave(&st);
-	hilo_invalidate(relid);
+	memset(&req, 0, sizeof(req));
+	req.op = HiloOp::bind;
+	req.relid = relid;
+	req.seqid = seqid;
+	req.strategy = strategy;
+	req.max_lo = max_lo;
+	req.caller = GetUserId();
+	hilo_change_key(&req, found ? &row : nullptr);
 	PG_RETURN_VOID();
 }
 
@@ -1063,12 +1513,30 @@ IDGEN_FUNCTION(hilo_bind)
 static void
 hilo_relcache_callback(Datum arg, Oid relid)
 {
+	hilo_inval_count++;
 	if (hilo_cache != nullptr)
 		hilo_cache->mark_stale(relid);
+}
+
+/*
+ * A role or a role membership changed (ALTER ROLE ... NOSUPERUSER, GRANT or
+ * REVOKE role ...): no relcache invalidation tells the tables, yet any
+ * role's INSERT privilege may have changed.  Every entry goes stale, so the
+ * next call of every key checks again; such changes are rare, and the fast
+ * path stays a lookup and an increment.
+ */
+static void
+hilo_role_callback(Datum arg, int cacheid, uint32 hashvalue)
+{
+	hilo_inval_count++;
+	if (hilo_cache != nullptr)
+		hilo_cache->mark_stale(0);
 }
 
 void
 idgen_hilo_init(void)
 {
 	CacheRegisterRelcacheCallback(hilo_relcache_callback, (Datum) 0);
+	CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, hilo_role_callback, (Datum) 0);
+	CacheRegisterSyscacheCallback(AUTHOID, hilo_role_callback, (Datum) 0);
 }

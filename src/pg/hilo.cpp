@@ -52,6 +52,7 @@ extern "C" {
 #include "catalog/pg_sequence.h"
 #include "commands/extension.h"
 #include "commands/sequence.h"
+#include "common/int.h"
 #include "executor/spi.h"
 #include "postmaster/bgworker.h"
 #include "storage/bufmgr.h"

@@ -97,7 +97,10 @@ idgen_shmem_attach(const IdgenShmemStruct *s)
 		MemoryContextSwitchTo(oldcxt);
 		edata = CopyErrorData();
 		FlushErrorState();
-		LWLockRelease(AddinShmemInitLock);
+		/*
+		 * AddinShmemInitLock is released by the abort (releasing it here
+		 * would undo an interrupt holdoff the error has already reset).
+		 */
 		if (!idgen_preloaded)
 			edata->hint = pstrdup("Add id_gen to shared_preload_libraries and restart the server.");
 		ReThrowError(edata);

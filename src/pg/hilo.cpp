@@ -274,11 +274,11 @@ hilo_key_table(Oid *tableoid, Oid *indexoid)
  * ExclusiveLock until its transaction commits; a draw takes it in ShareLock
  * while it reads the key's row and calls nextval(), and releases it at
  * once, so that a change waits for draws in progress but never for the
- * transactions that drew.  A lock on an
- * object whose class is id_gen.hilo_key and whose id is the table: no SQL
- * function or command takes such a lock, so no other role can hold it (an
- * advisory lock key, which version 1.0 used, anyone can compute and hold).
- * In pg_locks: locktype object, classid id_gen.hilo_key, objid the table.
+ * transactions that drew.  A lock on an object whose class is
+ * id_gen.hilo_key and whose id is the table: no SQL function or command
+ * takes such a lock, so no other role can hold it (an advisory lock key,
+ * which version 1.0 used, anyone can compute and hold).  In pg_locks:
+ * locktype object, classid id_gen.hilo_key, objid the table.
  */
 static void
 hilo_lock_key(Oid relid, LOCKMODE mode)
@@ -827,7 +827,11 @@ hilo_refresh(Oid relid)
  * the LSN of the sequence's page, which is at or past the record that
  * logged our value, covers both: after a crash no block handed out is drawn
  * again.  GetFlushRecPtr() is a read of shared memory, so the common case
- * (the record is durable already) costs a buffer pin and no I/O.
+ * (the record is durable already) costs a buffer pin and no I/O.  It also
+ * makes a change of the key durable before any id under it is returned,
+ * whatever synchronous_commit the key worker committed with: the change's
+ * setval() resets the sequence's pre-log, so the first draw after it writes
+ * a record that follows the change's commit record in the WAL.
  */
 static void
 hilo_flush_draw(Oid seqid)

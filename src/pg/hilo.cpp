@@ -604,6 +604,8 @@ idgen_hilo_worker_main(Datum main_arg)
 		SPI_finish();
 		PopActiveSnapshot();
 		CommitTransactionCommand();
+		/* Durable before the caller draws under it, whatever synchronous_commit. */
+		XLogFlush(XactLastCommitEnd);
 		req->drop_seqid = drop;
 		req->committed = true;
 	}
@@ -827,11 +829,9 @@ hilo_refresh(Oid relid)
  * the LSN of the sequence's page, which is at or past the record that
  * logged our value, covers both: after a crash no block handed out is drawn
  * again.  GetFlushRecPtr() is a read of shared memory, so the common case
- * (the record is durable already) costs a buffer pin and no I/O.  It also
- * makes a change of the key durable before any id under it is returned,
- * whatever synchronous_commit the key worker committed with: the change's
- * setval() resets the sequence's pre-log, so the first draw after it writes
- * a record that follows the change's commit record in the WAL.
+ * (the record is durable already) costs a buffer pin and no I/O.  (The
+ * key worker flushes its commit before it reports, so a change of the key
+ * is durable before any id drawn under it.)
  */
 static void
 hilo_flush_draw(Oid seqid)

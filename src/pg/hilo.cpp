@@ -127,12 +127,15 @@ struct HiloRequest
 static HiloCache *hilo_cache = nullptr;
 
 /*
- * Bumped by every invalidation callback: a privilege check is recorded in
- * an entry only if no invalidation arrived while it ran (catalog reads
- * during the check may process one, whose marks the check would then
- * overwrite).
+ * A privilege check is recorded in an entry only if no invalidation that
+ * could change its answer arrived while it ran: catalog reads during the
+ * check may process one, whose mark the recorded check would overwrite.
+ * Such invalidations (of hilo_checking, the table being checked, of all
+ * relations, of a role or a membership) bump hilo_inval_count; others do
+ * not, so that DDL on unrelated tables cannot make a check repeat.
  */
 static uint64 hilo_inval_count = 0;
+static Oid	hilo_checking = InvalidOid;
 
 extern "C" PGDLLEXPORT void idgen_hilo_worker_main(Datum main_arg);
 static Oid	hilo_apply(const HiloRequest *req);
@@ -945,6 +948,7 @@ hilo_next_slow(Oid relid)
 			HiloKeyRow	row;
 			uint64		seen = hilo_inval_count;
 
+			hilo_checking = relid;
 			hilo_check_table(relid, false);
 			if (!hilo_read_key(relid, &row))
 			{
@@ -969,6 +973,7 @@ hilo_next_slow(Oid relid)
 		{
 			uint64		seen = hilo_inval_count;
 
+			hilo_checking = relid;
 			hilo_check_table(relid, false);
 			e = hilo_cache->find(relid);
 			if (e->stale && !hilo_refresh(relid))
@@ -1517,7 +1522,8 @@ IDGEN_FUNCTION(hilo_bind)
 static void
 hilo_relcache_callback(Datum arg, Oid relid)
 {
-	hilo_inval_count++;
+	if (!OidIsValid(relid) || relid == hilo_checking)
+		hilo_inval_count++;
 	if (hilo_cache != nullptr)
 		hilo_cache->mark_stale(relid);
 }

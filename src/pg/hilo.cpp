@@ -128,12 +128,15 @@ struct HiloRequest
 static HiloCache *hilo_cache = nullptr;
 
 /*
- * Bumped by every invalidation callback: a privilege check is recorded in
- * an entry only if no invalidation arrived while it ran (catalog reads
- * during the check may process one, whose marks the check would then
- * overwrite).
+ * A privilege check is recorded in an entry only if no invalidation that
+ * could change its answer arrived while it ran: catalog reads during the
+ * check may process one, whose mark the recorded check would overwrite.
+ * Such invalidations (of hilo_checking, the table being checked, of all
+ * relations, of a role or a membership) bump hilo_inval_count; others do
+ * not, so that DDL on unrelated tables cannot make a check repeat.
  */
 static uint64 hilo_inval_count = 0;
+static Oid	hilo_checking = InvalidOid;
 
 extern "C" PGDLLEXPORT void idgen_hilo_worker_main(Datum main_arg);
 static Oid	hilo_apply(const HiloRequest *req);
@@ -275,11 +278,11 @@ hilo_key_table(Oid *tableoid, Oid *indexoid)
  * ExclusiveLock until its transaction commits; a draw takes it in ShareLock
  * while it reads the key's row and calls nextval(), and releases it at
  * once, so that a change waits for draws in progress but never for the
- * transactions that drew.  A lock on an
- * object whose class is id_gen.hilo_key and whose id is the table: no SQL
- * function or command takes such a lock, so no other role can hold it (an
- * advisory lock key, which version 1.0 used, anyone can compute and hold).
- * In pg_locks: locktype object, classid id_gen.hilo_key, objid the table.
+ * transactions that drew.  A lock on an object whose class is
+ * id_gen.hilo_key and whose id is the table: no SQL function or command
+ * takes such a lock, so no other role can hold it (an advisory lock key,
+ * which version 1.0 used, anyone can compute and hold).  In pg_locks:
+ * locktype object, classid id_gen.hilo_key, objid the table.
  */
 static void
 hilo_lock_key(Oid relid, LOCKMODE mode)
@@ -605,6 +608,8 @@ idgen_hilo_worker_main(Datum main_arg)
 		SPI_finish();
 		PopActiveSnapshot();
 		CommitTransactionCommand();
+		/* Durable before the caller draws under it, whatever synchronous_commit. */
+		XLogFlush(XactLastCommitEnd);
 		req->drop_seqid = drop;
 		req->committed = true;
 	}
@@ -828,7 +833,9 @@ hilo_refresh(Oid relid)
  * the LSN of the sequence's page, which is at or past the record that
  * logged our value, covers both: after a crash no block handed out is drawn
  * again.  GetFlushRecPtr() is a read of shared memory, so the common case
- * (the record is durable already) costs a buffer pin and no I/O.
+ * (the record is durable already) costs a buffer pin and no I/O.  (The
+ * key worker flushes its commit before it reports, so a change of the key
+ * is durable before any id drawn under it.)
  */
 static void
 hilo_flush_draw(Oid seqid)
@@ -942,6 +949,7 @@ hilo_next_slow(Oid relid)
 			HiloKeyRow	row;
 			uint64		seen = hilo_inval_count;
 
+			hilo_checking = relid;
 			hilo_check_table(relid, false);
 			if (!hilo_read_key(relid, &row))
 			{
@@ -966,6 +974,7 @@ hilo_next_slow(Oid relid)
 		{
 			uint64		seen = hilo_inval_count;
 
+			hilo_checking = relid;
 			hilo_check_table(relid, false);
 			e = hilo_cache->find(relid);
 			if (e->stale && !hilo_refresh(relid))
@@ -1514,7 +1523,8 @@ IDGEN_FUNCTION(hilo_bind)
 static void
 hilo_relcache_callback(Datum arg, Oid relid)
 {
-	hilo_inval_count++;
+	if (!OidIsValid(relid) || relid == hilo_checking)
+		hilo_inval_count++;
 	if (hilo_cache != nullptr)
 		hilo_cache->mark_stale(relid);
 }

@@ -34,6 +34,7 @@
 
 #include "pg/guard.hpp"
 #include "pg/guc.hpp"
+#include "pg/hilo.hpp"
 
 extern "C" {
 #include "access/genam.h"
@@ -77,16 +78,6 @@ using idgen::HiloStrategy;
 /* First key of the advisory lock that serialises creation of one key. */
 #define HILO_ADVISORY_CLASS 1229211463	/* "IDGG" */
 
-/* What a key's row says, plus the increment of its sequence. */
-struct HiloKeyRow
-{
-	Oid			seqid;
-	HiloStrategy strategy;
-	int32		max_lo;
-	bool		own_seq;
-	int64		increment;
-};
-
 /* Arguments of the key-creating worker, passed in bgw_extra. */
 struct HiloWorkerArgs
 {
@@ -94,6 +85,7 @@ struct HiloWorkerArgs
 	Oid			relid;
 	Oid			roleid;
 	int32		max_lo;
+	int64		taken_to;		/* the data floor the caller read */
 };
 
 static HiloCache *hilo_cache = nullptr;
@@ -105,14 +97,14 @@ extern "C" PGDLLEXPORT void idgen_hilo_worker_main(Datum main_arg);
  * --------------------------------------------------------------------- */
 
 /* The table's name as regclass prints it: qualified when not visible. */
-static char *
+char *
 hilo_relname(Oid relid)
 {
 	return DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(relid)));
 }
 
 /* The schema-qualified, quoted name, for SQL text run by the extension. */
-static char *
+char *
 hilo_quoted_name(Oid relid)
 {
 	char	   *nsp = get_namespace_name(get_rel_namespace(relid));
@@ -132,7 +124,7 @@ hilo_ensure_cache(void)
 		hilo_cache = idgen_guard([] { return new HiloCache(); });
 }
 
-static void
+void
 hilo_refuse_in_recovery(void)
 {
 	if (RecoveryInProgress())
@@ -143,7 +135,7 @@ hilo_refuse_in_recovery(void)
 				 errhint("Generate ids on the primary (e.g. connect with target_session_attrs=read-write).")));
 }
 
-static void
+void
 hilo_null_argument(const char *what, const char *example)
 {
 	ereport(ERROR,
@@ -176,7 +168,7 @@ hilo_seq_increment(Oid seqid, int64 *min = nullptr)
  * Checked before any state is created, so nobody can burn or probe the key
  * space of a table they cannot write.
  */
-static void
+void
 hilo_check_table(Oid relid, bool need_owner)
 {
 	char		kind = get_rel_relkind(relid);
@@ -235,10 +227,13 @@ hilo_key_table(Oid *tableoid, Oid *indexoid)
 /*
  * Reads the key row of relid with the latest snapshot, so that a row the
  * worker has just committed is seen even in a REPEATABLE READ transaction.
- * Returns false if there is none.
+ * Returns false if there is none.  The row names its sequence; a name that
+ * denotes no sequence here (a row copied by logical replication, a bound
+ * sequence renamed) is an ERROR unless missing_ok, which leaves seqid
+ * InvalidOid for the caller to repair.
  */
-static bool
-hilo_read_key(Oid relid, HiloKeyRow *row)
+bool
+hilo_read_key(Oid relid, HiloKeyRow *row, bool missing_ok)
 {
 	Oid			tableoid;
 	Oid			indexoid;
@@ -270,7 +265,19 @@ hilo_read_key(Oid relid, HiloKeyRow *row)
 		s = TextDatumGetCString(strategy);
 		if (!idgen::hilo_parse_strategy(s, &row->strategy))
 			elog(ERROR, "id_gen.hilo_key row of table %u has unknown strategy \"%s\"", relid, s);
-		row->seqid = DatumGetObjectId(seq);
+		/* regclass until ALTER EXTENSION id_gen UPDATE TO '1.3' made it text */
+		if (TupleDescAttr(desc, 1)->atttypid == REGCLASSOID)
+		{
+			row->seqid = DatumGetObjectId(seq);
+			row->seqname = get_rel_name(row->seqid) ? hilo_seq_name(row->seqid) : nullptr;
+			if (row->seqname == nullptr)
+				row->seqid = InvalidOid;
+		}
+		else
+		{
+			row->seqname = TextDatumGetCString(seq);
+			row->seqid = hilo_seq_resolve(row->seqname);
+		}
 		row->max_lo = DatumGetInt32(max_lo);
 		row->own_seq = DatumGetBool(own);
 		found = true;
@@ -278,13 +285,25 @@ hilo_read_key(Oid relid, HiloKeyRow *row)
 	systable_endscan(scan);
 	UnregisterSnapshot(snap);
 	table_close(rel, AccessShareLock);
-	if (found)
+	if (!found)
+		return false;
+	row->increment = 0;
+	if (OidIsValid(row->seqid))
 		row->increment = hilo_seq_increment(row->seqid);
-	return found;
+	else if (!missing_ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("sequence %s of the Hi/Lo key of table %s does not exist",
+						row->seqname ? row->seqname : "?", hilo_relname(relid)),
+				 row->own_seq
+				 ? errhint("hilo_next('%s') or hilo_set_floor('%s') creates it again, above the table's rows.",
+						   hilo_relname(relid), hilo_relname(relid))
+				 : errhint("Bind the key again with hilo_bind() to the sequence the application uses.")));
+	return true;
 }
 
 /* The block parameter of a key: max_lo, or the increment for pooled ones. */
-static int64
+int64
 hilo_row_size(const HiloKeyRow *row)
 {
 	if (row->strategy == HiloStrategy::pooled || row->strategy == HiloStrategy::pooled_lo)
@@ -324,14 +343,7 @@ hilo_extension_owner(void)
  * take part.  Every name in the SQL text is schema-qualified and quoted or
  * built from integers; values are passed as parameters.
  */
-struct HiloPrivState
-{
-	Oid			save_userid;
-	int			save_sec_context;
-	int			nest_level;
-};
-
-static void
+void
 hilo_priv_enter(HiloPrivState *st)
 {
 	Oid			owner = hilo_extension_owner();
@@ -347,7 +359,7 @@ hilo_priv_enter(HiloPrivState *st)
 		elog(ERROR, "SPI_connect failed");
 }
 
-static void
+void
 hilo_priv_leave(HiloPrivState *st)
 {
 	SPI_finish();
@@ -356,7 +368,7 @@ hilo_priv_leave(HiloPrivState *st)
 }
 
 /* Runs one statement under SPI; returns the number of rows processed. */
-static uint64
+uint64
 hilo_spi(const char *sql, int nargs, Oid *types, Datum *values, int expect)
 {
 	int			rc = SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0);
@@ -367,7 +379,7 @@ hilo_spi(const char *sql, int nargs, Oid *types, Datum *values, int expect)
 }
 
 /* An int8 from the first column of the first row of the last SPI result. */
-static int64
+int64
 hilo_spi_int8(int col, bool *isnull)
 {
 	Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, col, isnull);
@@ -379,7 +391,7 @@ hilo_spi_int8(int col, bool *isnull)
  * The value nextval() would return next from a sequence (privileged SPI
  * context, sequence locked by the caller).
  */
-static int64
+int64
 hilo_seq_next_value(Oid seqid)
 {
 	char	   *sql = psprintf("SELECT last_value, is_called FROM %s", hilo_quoted_name(seqid));
@@ -403,7 +415,7 @@ hilo_seq_next_value(Oid seqid)
  * value before when its range allows, so that hilo_keys can show where the
  * key stands.
  */
-static void
+void
 hilo_seq_set_next(Oid seqid, int64 next_v)
 {
 	int64		inc;
@@ -422,21 +434,23 @@ hilo_seq_set_next(Oid seqid, int64 next_v)
 }
 
 /*
- * Creates the key of relid, with its own sequence, unless it exists.  Runs
- * inside a transaction as the extension owner (in the worker, or privileged
- * in the caller's transaction for a table created there).  The advisory
- * lock serialises concurrent first uses of one key; the primary key is the
- * last line of defence.
+ * Creates the key of relid, with its own sequence, unless it exists (then
+ * repairs it if its sequence is missing, shared or never drawn from: see
+ * hilo_floor.cpp).  Runs inside a transaction as the extension owner (in
+ * the worker, or privileged in the caller's transaction for a table created
+ * there).  The advisory lock serialises concurrent first uses of one key;
+ * the primary key is the last line of defence.  The new sequence starts so
+ * that the first block lies above taken_to, the largest id the caller found
+ * in the table.
  */
 static void
-hilo_create_key_sql(Oid relid, int32 max_lo)
+hilo_create_key_sql(Oid relid, int32 max_lo, int64 taken_to)
 {
 	Oid			types[2] = {INT4OID, INT4OID};
 	Datum		values[2];
 	Oid			oidtype[1] = {OIDOID};
 	Oid			regtype[1] = {REGCLASSOID};
 	Datum		rel[1] = {ObjectIdGetDatum(relid)};
-	bool		isnull;
 	int64		n;
 	char		sql[256];
 
@@ -444,14 +458,16 @@ hilo_create_key_sql(Oid relid, int32 max_lo)
 	values[1] = Int32GetDatum((int32) relid);
 	hilo_spi("SELECT pg_catalog.pg_advisory_xact_lock($1, $2)", 2, types, values, SPI_OK_SELECT);
 	if (hilo_spi("SELECT 1 FROM id_gen.hilo_key WHERE relid = $1", 1, regtype, rel, SPI_OK_SELECT) > 0)
+	{
+		hilo_repair_key_sql(relid, taken_to);
 		return;
+	}
 	/* The table may have been dropped since the caller looked. */
 	if (hilo_spi("SELECT 1 FROM pg_catalog.pg_class WHERE oid = $1", 1, oidtype, rel, SPI_OK_SELECT) == 0)
 		return;
 
-	hilo_spi("SELECT pg_catalog.nextval('id_gen.hilo_seq_counter'::pg_catalog.regclass)",
-			 0, NULL, NULL, SPI_OK_SELECT);
-	n = hilo_spi_int8(1, &isnull);
+	/* A counter value whose name no sequence and no key row has taken. */
+	n = hilo_new_seq_number();
 
 	/* hi 0 gives ids 1 .. max_lo-1 (0 is skipped): the key starts at 1. */
 	snprintf(sql, sizeof(sql),
@@ -460,6 +476,9 @@ hilo_create_key_sql(Oid relid, int32 max_lo)
 	/* Reading where a key stands is harmless; drawing needs hilo_next(). */
 	snprintf(sql, sizeof(sql), "GRANT SELECT ON SEQUENCE id_gen.hilo_seq_" INT64_FORMAT " TO PUBLIC", n);
 	hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
+	/* ... or above the rows the table already has. */
+	snprintf(sql, sizeof(sql), "id_gen.hilo_seq_" INT64_FORMAT, n);
+	hilo_place_new_seq(sql, max_lo, taken_to);
 	snprintf(sql, sizeof(sql),
 			 "INSERT INTO id_gen.hilo_key (relid, seq, strategy, max_lo, own_seq) "
 			 "VALUES ($1, 'id_gen.hilo_seq_" INT64_FORMAT "'::pg_catalog.regclass, 'classic', $2, true) "
@@ -502,7 +521,7 @@ idgen_hilo_worker_main(Datum main_arg)
 	PushActiveSnapshot(GetTransactionSnapshot());
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	hilo_create_key_sql(args.relid, args.max_lo);
+	hilo_create_key_sql(args.relid, args.max_lo, args.taken_to);
 	SPI_finish();
 	PopActiveSnapshot();
 	CommitTransactionCommand();
@@ -511,7 +530,7 @@ idgen_hilo_worker_main(Datum main_arg)
 
 /* Starts the worker for relid and waits until it has finished. */
 static void
-hilo_create_key_in_worker(Oid relid, int32 max_lo)
+hilo_create_key_in_worker(Oid relid, int32 max_lo, int64 taken_to)
 {
 	BackgroundWorker worker;
 	BackgroundWorkerHandle *handle;
@@ -522,6 +541,7 @@ hilo_create_key_in_worker(Oid relid, int32 max_lo)
 	args.relid = relid;
 	args.roleid = hilo_extension_owner();
 	args.max_lo = max_lo;
+	args.taken_to = taken_to;
 
 	memset(&worker, 0, sizeof(worker));
 	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
@@ -552,14 +572,20 @@ hilo_create_key_in_worker(Oid relid, int32 max_lo)
 }
 
 /*
- * Creates relid's key with block size max_lo: in a worker, or for a table
- * created in this very transaction (invisible to the worker) right here.
+ * Creates relid's key with block size max_lo (or repairs it): in a worker,
+ * or for a table (or a key row) created in this very transaction (invisible
+ * to the worker) right here.  The largest id in the table is read here, not
+ * in the worker, which could wait forever on a lock this transaction holds
+ * (ALTER TABLE ... ADD COLUMN ... DEFAULT hilo_next() fills the column under
+ * an exclusive lock); here the rows this transaction is inserting count too.
  */
-static void
+void
 hilo_create_key(Oid relid, int32 max_lo)
 {
 	Relation	rel;
 	bool		created_here;
+	int64		taken_to;
+	bool		complete;
 
 	/* The worker would write on behalf of a read-only transaction. */
 	PreventCommandIfReadOnly("hilo_next()");
@@ -569,22 +595,24 @@ hilo_create_key(Oid relid, int32 max_lo)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
-	created_here = rel->rd_createSubid != InvalidSubTransactionId;
+	created_here = rel->rd_createSubid != InvalidSubTransactionId || hilo_key_written_here(relid);
 	relation_close(rel, NoLock);
+	if (!hilo_data_max(relid, false, &taken_to, &complete))
+		taken_to = 0;
 
 	if (created_here)
 	{
 		HiloPrivState st;
 
 		hilo_priv_enter(&st);
-		hilo_create_key_sql(relid, max_lo);
+		hilo_create_key_sql(relid, max_lo, taken_to);
 		hilo_priv_leave(&st);
 		/* If this (sub)transaction aborts, our cached block goes stale. */
 		CacheInvalidateRelcacheByRelid(relid);
 		CommandCounterIncrement();
 	}
 	else
-		hilo_create_key_in_worker(relid, max_lo);
+		hilo_create_key_in_worker(relid, max_lo, taken_to);
 }
 
 /* ---------------------------------------------------------------------
@@ -594,7 +622,9 @@ hilo_create_key(Oid relid, int32 max_lo)
 /*
  * Rereads a stale entry's row.  Returns false (entry erased) if the key is
  * gone or now draws from another sequence or with another formula: its
- * cached block no longer belongs to the key.
+ * cached block no longer belongs to the key.  A block the table's ids have
+ * reached since it was drawn (a bulk load, then hilo_set_floor, which sends
+ * the invalidation) is dropped.
  */
 static bool
 hilo_refresh(Oid relid)
@@ -605,7 +635,7 @@ hilo_refresh(Oid relid)
 
 	/* Cleared first: an invalidation arriving during the read re-marks it. */
 	e->stale = false;
-	found = hilo_read_key(relid, &row);
+	found = hilo_read_key(relid, &row, true);
 	e = hilo_cache->find(relid);
 	if (!found || row.seqid != e->seqid || row.strategy != e->strategy)
 	{
@@ -613,6 +643,12 @@ hilo_refresh(Oid relid)
 		return false;
 	}
 	e->size = hilo_row_size(&row);
+	if (hilo_block_reached(relid, &e->block))
+	{
+		e = hilo_cache->find(relid);
+		e->block.next = 1;
+		e->block.last = 0;
+	}
 	return true;
 }
 
@@ -664,6 +700,9 @@ hilo_draw(Oid relid)
 		switch (st)
 		{
 			case HiloStatus::ok:
+				if (!hilo_block_above_data(relid, seqid, e->strategy, e->size, &block))
+					continue;	/* ids already in the table: draw again */
+				e = hilo_cache->find(relid);
 				e->block = block;
 				return true;
 			case HiloStatus::overflow:
@@ -707,11 +746,12 @@ hilo_next_slow(Oid relid)
 			HiloKeyRow	row;
 
 			hilo_check_table(relid, false);
-			if (!hilo_read_key(relid, &row))
+			if (!hilo_read_key(relid, &row, true) || hilo_key_needs_repair(relid, &row))
 			{
+				/* A first use, or a key to repair (see hilo_floor.cpp). */
 				hilo_refuse_in_recovery();
 				hilo_create_key(relid, idgen_hilo_max_lo);
-				if (!hilo_read_key(relid, &row))
+				if (!hilo_read_key(relid, &row) || hilo_key_needs_repair(relid, &row, false))
 					ereport(ERROR,
 							(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 							 errmsg("could not create the Hi/Lo key of table %s", hilo_relname(relid)),
@@ -787,7 +827,7 @@ hilo_check_max_lo(int32 max_lo)
 }
 
 /* Tells our own and (at commit) every backend's cache that relid changed. */
-static void
+void
 hilo_invalidate(Oid relid)
 {
 	CacheInvalidateRelcacheByRelid(relid);

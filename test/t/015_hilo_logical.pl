@@ -136,6 +136,20 @@ for my $t (@tables)
 		$a->safe_psql('postgres', "SELECT count(*) FROM $t"),
 		"$t: every id B handed out is above A's largest");
 }
+# What B did with A's rows: t_gone's sequence was created again under its
+# name; t_shared and b_local no longer share one; the others kept the
+# sequences of the schema dump, moved above the data before the first draw.
+is($b->safe_psql('postgres', "SELECT seq FROM id_gen.hilo_key WHERE relid = 't_gone'::regclass"),
+	$seq{t_gone}, "t_gone's row still names its sequence");
+is($b->safe_psql('postgres', "SELECT to_regclass('$seq{t_gone}') IS NOT NULL"), 't',
+	'which now exists on B');
+isnt($b->safe_psql('postgres', "SELECT seq FROM id_gen.hilo_key WHERE relid = 't_shared'::regclass"),
+	$b->safe_psql('postgres', "SELECT seq FROM id_gen.hilo_key WHERE relid = 'b_local'::regclass"),
+	't_shared and b_local draw from different sequences');
+is($b->safe_psql('postgres', "SELECT seq FROM id_gen.hilo_key WHERE relid = 't_noidx'::regclass"),
+	$seq{t_noidx}, "t_noidx kept the schema dump's sequence");
+like(slurp_file($b->logfile), qr/created sequence \Q$seq{t_gone}\E for the Hi\/Lo key of table public\.t_gone/,
+	'the worker logged the sequence it created');
 is($b->safe_psql('postgres', 'SELECT count(*) - count(DISTINCT id) FROM b_local'), '0',
 	"B's own key b_local: no duplicate");
 $b->safe_psql('postgres', 'INSERT INTO b_local (v) SELECT g FROM generate_series(1, 200) g');

@@ -34,7 +34,7 @@
 
 #include "pg/guard.hpp"
 #include "pg/guc.hpp"
-#include "pg/hilo.hpp"
+#include "pg/hilo_key.hpp"
 
 extern "C" {
 #include "access/genam.h"

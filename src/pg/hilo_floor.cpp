@@ -36,7 +36,7 @@
 #include "pg/pg.hpp"
 
 #include "pg/guc.hpp"
-#include "pg/hilo.hpp"
+#include "pg/hilo_key.hpp"
 
 extern "C" {
 #include "access/genam.h"

@@ -1,5 +1,5 @@
 /*
- * hilo.hpp: what hilo.cpp (hilo_next, hilo_set_max_lo, hilo_bind, the
+ * hilo_key.hpp: what hilo.cpp (hilo_next, hilo_set_max_lo, hilo_bind, the
  * key-creating worker) and hilo_floor.cpp (the data floor, hilo_set_floor,
  * repairing keys whose sequence is missing or shared) share.
  *

@@ -14,8 +14,11 @@ CREATE TABLE bench_hilo_pk (id bigint PRIMARY KEY DEFAULT hilo_next('bench_hilo_
 CREATE TABLE bench_hilo10_pk (id bigint PRIMARY KEY DEFAULT hilo_next('bench_hilo10_pk'));
 INSERT INTO bench_hilo_pk SELECT generate_series(1, 100000);
 INSERT INTO bench_hilo10_pk SELECT generate_series(1, 100000);
-SELECT hilo_set_max_lo('bench_hilo', 1000), hilo_set_max_lo('bench_hilo_pk', 1000),
-       hilo_set_max_lo('bench_hilo10', 10), hilo_set_max_lo('bench_hilo10_pk', 10);
+DO $$
+BEGIN
+    PERFORM hilo_set_max_lo('bench_hilo', 1000), hilo_set_max_lo('bench_hilo_pk', 1000),
+            hilo_set_max_lo('bench_hilo10', 10), hilo_set_max_lo('bench_hilo10_pk', 10);
+END $$;
 ANALYZE bench_hilo_pk, bench_hilo10_pk;
 
 CREATE FUNCTION bench_candidates() RETURNS TABLE (name text, expr text)

@@ -51,7 +51,7 @@ SELECT max_lo FROM hilo_keys WHERE table_name = 'small'::regclass;
 CREATE TABLE quiet (id bigint);
 SELECT hilo_next('quiet') AS draws_a_block;
 SELECT 'id_gen.hilo_key'::regclass::oid AS hi_table_oid,
-       seq::oid AS quiet_seq_oid, 'quiet'::regclass::oid AS quiet_oid
+       to_regclass(seq)::oid AS quiet_seq_oid, 'quiet'::regclass::oid AS quiet_oid
   FROM id_gen.hilo_key WHERE relid = 'quiet'::regclass \gset
 BEGIN;
 SELECT count(hilo_next('quiet')) FROM generate_series(1, 500);

@@ -15,6 +15,118 @@ COMMENT ON FUNCTION hilo_set_max_lo(regclass, integer) IS
 COMMENT ON FUNCTION hilo_bind(regclass, regclass, text, integer) IS
     'makes the table''s Hi/Lo key draw from an existing sequence with an ORM''s formula: classic, legacy, pooled_lo or pooled; committed at once, not undone by ROLLBACK (like setval)';
 
+-- Keys and the ids already in their tables (logical replication, partial
+-- restores, bulk loads; dropping a bound sequence).
+
+-- A key's row names its sequence instead of holding its OID.  Logical
+-- replication carries tables but no sequences (PostgreSQL 15-17), so a
+-- regclass column naming a key's own sequence could not even be copied to a
+-- subscriber (regclass input fails), and restores may bring rows whose
+-- sequence is absent.  The name is schema-qualified and quoted, exactly as
+-- pg_identify_object() and pg_event_trigger_dropped_objects() write it, and
+-- resolved at use: a key whose own sequence does not exist gets one that
+-- starts above the table's ids.  The view reads the column: dropped and made
+-- again below.
+DROP VIEW hilo_keys;
+ALTER TABLE id_gen.hilo_key ALTER COLUMN seq TYPE text
+    USING (pg_catalog.pg_identify_object('pg_catalog.pg_class'::pg_catalog.regclass,
+                                         seq::pg_catalog.oid, 0)).identity;
+
+-- Where each key stands.  reserved_to is the highest id any backend may have
+-- handed out or hold in its cached block; every later block starts above it.
+-- sequence is NULL while the named sequence does not exist here.
+CREATE VIEW hilo_keys AS
+SELECT k.relid AS table_name,
+       k.strategy,
+       CASE WHEN k.strategy IN ('pooled', 'pooled_lo') THEN s.seqincrement
+            ELSE k.max_lo END AS max_lo,
+       s.seqrelid::pg_catalog.regclass AS sequence,
+       k.own_seq AS own_sequence,
+       v.last_hi,
+       CASE WHEN v.last_hi IS NULL THEN NULL
+            ELSE LEAST(9223372036854775807,
+                   CASE k.strategy
+                     WHEN 'classic' THEN (v.last_hi::numeric + 1) * k.max_lo - 1
+                     WHEN 'legacy' THEN (v.last_hi::numeric + 1) * (k.max_lo + 1) - 1
+                     WHEN 'pooled_lo' THEN v.last_hi::numeric + s.seqincrement - 1
+                     ELSE v.last_hi::numeric END)::bigint
+       END AS reserved_to
+  FROM id_gen.hilo_key k
+  LEFT JOIN pg_catalog.pg_sequence s ON s.seqrelid = pg_catalog.to_regclass(k.seq)
+  CROSS JOIN LATERAL (
+       SELECT CASE WHEN s.seqrelid IS NOT NULL
+                    AND pg_catalog.has_sequence_privilege(s.seqrelid, 'SELECT')
+                   THEN pg_catalog.pg_sequence_last_value(s.seqrelid) END AS last_hi) v;
+COMMENT ON VIEW hilo_keys IS
+    'Hi/Lo keys: table, formula, block size, sequence, last hi drawn and the highest id reserved so far';
+GRANT SELECT ON hilo_keys TO PUBLIC;
+
+-- Dropping objects.  A dropped table takes its row and its own sequence
+-- along.  The extension's own sequence of a key whose table exists cannot be
+-- dropped (only the extension owner or a superuser could try): the key would
+-- start again.  But a sequence the key was bound to belongs to someone else,
+-- who may hold no more than USAGE granted to the table's owner: its owner
+-- can always drop it (DROP SEQUENCE, DROP SCHEMA ... CASCADE, DROP OWNED
+-- BY).  The key then goes, with a NOTICE, and its next use creates a fresh
+-- key that starts above the table's ids, so none is issued again.
+CREATE OR REPLACE FUNCTION id_gen.hilo_on_drop() RETURNS event_trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    k record;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM id_gen.hilo_key) THEN
+        RETURN;
+    END IF;
+    FOR k IN
+        SELECT h.relid::oid AS relid, h.seq, h.own_seq,
+               EXISTS (SELECT 1 FROM pg_event_trigger_dropped_objects() d
+                        WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
+                          AND d.objid = h.relid::oid) AS table_dropped,
+               EXISTS (SELECT 1 FROM pg_event_trigger_dropped_objects() d
+                        WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
+                          AND d.object_type = 'sequence'
+                          AND d.object_identity = h.seq) AS seq_dropped
+          FROM id_gen.hilo_key h
+    LOOP
+        IF k.table_dropped THEN
+            DELETE FROM id_gen.hilo_key WHERE relid::oid = k.relid;
+            -- Only a sequence of the extension's own, and only if no other
+            -- key names it.
+            IF k.own_seq AND NOT k.seq_dropped
+               AND NOT EXISTS (SELECT 1 FROM id_gen.hilo_key o WHERE o.seq = k.seq)
+               AND EXISTS (SELECT 1 FROM pg_class c
+                            WHERE c.oid = to_regclass(k.seq) AND c.relkind = 'S'
+                              AND c.relnamespace = 'id_gen'::regnamespace) THEN
+                EXECUTE format('DROP SEQUENCE IF EXISTS %s', to_regclass(k.seq));
+            END IF;
+        ELSIF k.seq_dropped AND k.own_seq THEN
+            RAISE EXCEPTION 'cannot drop sequence %: it serves the Hi/Lo key of table %',
+                    k.seq, k.relid::regclass
+                USING ERRCODE = 'dependent_objects_still_exist',
+                      DETAIL = 'Without it the key would start again and reissue ids.',
+                      HINT = 'Drop the table first; its key goes with it.';
+        ELSIF k.seq_dropped THEN
+            DELETE FROM id_gen.hilo_key WHERE relid::oid = k.relid;
+            RAISE NOTICE 'the Hi/Lo key of table % was bound to sequence %, which is dropped: the key is removed',
+                    k.relid::regclass, k.seq
+                USING DETAIL = 'The next hilo_next() creates a fresh key that starts above the table''s ids.',
+                      HINT = 'To share a sequence with an application again, hilo_bind() the key to it.';
+        END IF;
+    END LOOP;
+END
+$$;
+
+-- Moves a key above the data (Marten's SetFloor): after a bulk load with
+-- explicit ids, a restore, or a switchover where the key's column has no
+-- index for the draw-time check.
+CREATE FUNCTION hilo_set_floor(tbl regclass, next_id bigint DEFAULT NULL) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'hilo_set_floor'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hilo_set_floor(regclass, bigint) IS
+    'moves the table''s Hi/Lo key forward: its next blocks start above every id in the key''s column(s) and at or above next_id; returns the next block''s first id; table owner only';
+
 -- ---------------------------------------------------------------------------
 -- Clock floor, snowflake, decimal_id, timeuuid
 -- ---------------------------------------------------------------------------

@@ -8,6 +8,11 @@ SELECT source, target, path FROM pg_extension_update_paths('id_gen')
 -- configuration tables, compared between the two databases below.
 \set members 'SELECT count(*) AS members, md5(string_agg(obj, E\'\\n\' ORDER BY obj)) AS members_md5 FROM (SELECT pg_describe_object(classid, objid, objsubid) AS obj FROM pg_depend WHERE refclassid = \'pg_extension\'::regclass AND deptype = \'e\' AND refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\')) m; SELECT extconfig::regclass[] FROM pg_extension WHERE extname = \'id_gen\';'
 
+-- Column types of the configuration tables and the definitions of the
+-- member functions and views: an upgrade script that changes a column or
+-- a function must leave them as a fresh install has them.
+\set definitions 'SELECT string_agg(format(\'%s.%s %s\', c.relname, a.attname, format_type(a.atttypid, a.atttypmod)), \', \' ORDER BY c.relname, a.attnum) AS config_columns FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relkind = \'r\' AND a.attnum > 0 AND NOT a.attisdropped AND c.oid = ANY ((SELECT extconfig FROM pg_extension WHERE extname = \'id_gen\')::oid[]); SELECT md5(string_agg(def, E\'\\n\' ORDER BY def)) AS definitions_md5 FROM (SELECT pg_get_functiondef(p.oid) AS def FROM pg_proc p JOIN pg_depend d ON d.classid = \'pg_proc\'::regclass AND d.objid = p.oid WHERE d.refclassid = \'pg_extension\'::regclass AND d.deptype = \'e\' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\') AND p.prokind <> \'a\' UNION ALL SELECT pg_get_viewdef(c.oid) FROM pg_class c JOIN pg_depend d ON d.classid = \'pg_class\'::regclass AND d.objid = c.oid WHERE c.relkind = \'v\' AND d.refclassid = \'pg_extension\'::regclass AND d.deptype = \'e\' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\')) x;'
+
 CREATE DATABASE id_gen_upgraded;
 CREATE DATABASE id_gen_fresh;
 
@@ -15,6 +20,12 @@ CREATE DATABASE id_gen_fresh;
 CREATE EXTENSION id_gen VERSION '1.0';
 CREATE TABLE t (id bigint PRIMARY KEY DEFAULT hilo_next('t'));
 INSERT INTO t DEFAULT VALUES;
+-- A key bound to a sequence whose name needs quotes.
+CREATE SCHEMA "App Schema";
+CREATE SEQUENCE "App Schema"."Order Seq" INCREMENT 10;
+CREATE TABLE bound (id bigint PRIMARY KEY DEFAULT hilo_next('bound'));
+SELECT hilo_bind('bound', '"App Schema"."Order Seq"', 'pooled_lo');
+INSERT INTO bound DEFAULT VALUES;
 ALTER EXTENSION id_gen UPDATE TO '1.1';
 SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
 SELECT snowflake_next() > 0 AS snowflake_works;
@@ -23,17 +34,24 @@ SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
 SELECT timeuuid_next() < timeuuid_next() AS timeuuid_works;
 ALTER EXTENSION id_gen UPDATE TO '1.3';
 SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
--- The Hi/Lo key created under 1.0 carries on after the updates.
+-- 1.3 names a key's sequence in text: the update converted the rows.
+SELECT relid, pg_typeof(seq) AS seq_type, seq, to_regclass(seq) IS NOT NULL AS resolves
+  FROM id_gen.hilo_key ORDER BY relid::text;
+-- The Hi/Lo keys created under 1.0 carry on after the updates.
 INSERT INTO t DEFAULT VALUES;
 SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids FROM t;
+INSERT INTO bound DEFAULT VALUES;
+SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids, max(id) AS max_id FROM bound;
 -- Members and configuration tables of the updated extension.
 :members
+:definitions
 
 \c id_gen_fresh
 CREATE EXTENSION id_gen;
 SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
 -- The same members (same count and digest) and configuration tables.
 :members
+:definitions
 
 \c postgres
 DROP DATABASE id_gen_upgraded;

@@ -109,39 +109,16 @@ hilo_block(HiloStrategy s, int64_t v, int64_t size, HiloBlock *out)
 	return HiloStatus::ok;
 }
 
-HiloStatus
-hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
-		  HiloStrategy to, int64_t to_next_v, int64_t new_size, int64_t *new_next_v)
+/*
+ * The smallest value, not below to_next_v, whose block under `to` and
+ * new_size starts at or above free_from (>= 1), and whose block fits.
+ */
+static HiloStatus
+value_above(HiloStrategy to, i128 free_from, int64_t to_next_v, int64_t new_size,
+			int64_t *new_next_v)
 {
-	i128		free_from = 0;	/* no id >= this was reserved by a past draw */
 	i128		h = 0;
 
-	if (old_size < 1 || new_size < 1)
-		return HiloStatus::bad_size;
-
-	/*
-	 * Blocks grow with v, so every past draw (values below next_v) reserved
-	 * only ids below the first id of next_v's block under the old size.
-	 */
-	switch (from)
-	{
-		case HiloStrategy::classic:
-			free_from = (i128) next_v * old_size;
-			break;
-		case HiloStrategy::legacy:
-			free_from = (i128) next_v * ((i128) old_size + 1);
-			break;
-		case HiloStrategy::pooled_lo:
-			free_from = next_v;
-			break;
-		case HiloStrategy::pooled:
-			free_from = (i128) next_v - old_size + 1;
-			break;
-	}
-	if (free_from < 1)
-		free_from = 1;
-
-	/* The smallest value whose block under new_size starts at or above it. */
 	switch (to)
 	{
 		case HiloStrategy::classic:
@@ -171,6 +148,65 @@ hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
 		return HiloStatus::overflow;
 	*new_next_v = (int64_t) h;
 	return HiloStatus::ok;
+}
+
+HiloStatus
+hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
+		  HiloStrategy to, int64_t to_next_v, int64_t new_size, int64_t *new_next_v)
+{
+	i128		free_from = 0;	/* no id >= this was reserved by a past draw */
+
+	if (old_size < 1 || new_size < 1)
+		return HiloStatus::bad_size;
+
+	/*
+	 * Blocks grow with v, so every past draw (values below next_v) reserved
+	 * only ids below the first id of next_v's block under the old size.
+	 */
+	switch (from)
+	{
+		case HiloStrategy::classic:
+			free_from = (i128) next_v * old_size;
+			break;
+		case HiloStrategy::legacy:
+			free_from = (i128) next_v * ((i128) old_size + 1);
+			break;
+		case HiloStrategy::pooled_lo:
+			free_from = next_v;
+			break;
+		case HiloStrategy::pooled:
+			free_from = (i128) next_v - old_size + 1;
+			break;
+	}
+	if (free_from < 1)
+		free_from = 1;
+	return value_above(to, free_from, to_next_v, new_size, new_next_v);
+}
+
+HiloStatus
+hilo_floor(HiloStrategy s, int64_t size, int64_t taken_to, int64_t next_v,
+		   int64_t *new_next_v)
+{
+	if (size < 1)
+		return HiloStatus::bad_size;
+
+	/*
+	 * Ids below 1 are never handed out, so a floor below 1 asks for
+	 * nothing; above it, cutting blocks at 1 changes no block's first id
+	 * relative to the floor, and the formulas of hilo_move are exact.
+	 */
+	if (taken_to < 1)
+	{
+		i128		first;
+		i128		last;
+
+		block_bounds(s, next_v, size, &first, &last);
+		if (last > kMaxId)
+			return HiloStatus::overflow;
+		*new_next_v = next_v;
+		return HiloStatus::ok;
+	}
+	return value_above(s, (i128) taken_to + 1, next_v, size, new_next_v);
 }
 
 HiloStatus

@@ -103,6 +103,17 @@ HiloStatus	hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
 					  int64_t *new_next_v);
 
 /*
+ * The data floor: every id up to taken_to may already be in the table (the
+ * largest id of the key's column, or an id given to hilo_set_floor() minus
+ * one).  Given next_v, the value the key's sequence would return next,
+ * computes *new_next_v: the smallest value, never below next_v, whose block
+ * and every later block lie entirely above taken_to.  taken_to < 1 moves
+ * nothing (ids start at 1).  overflow if that block would not fit in int64.
+ */
+HiloStatus	hilo_floor(HiloStrategy s, int64_t size, int64_t taken_to, int64_t next_v,
+					   int64_t *new_next_v);
+
+/*
  * One cached key of a backend.  Plain data: the glue reads and writes the
  * fields directly on the fast path.
  */

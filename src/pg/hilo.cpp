@@ -38,6 +38,7 @@
 
 #include "pg/guard.hpp"
 #include "pg/guc.hpp"
+#include "pg/hilo_key.hpp"
 
 extern "C" {
 #include "access/genam.h"
@@ -82,16 +83,6 @@ using idgen::HiloEntry;
 using idgen::HiloStatus;
 using idgen::HiloStrategy;
 
-/* What a key's row says, plus the increment of its sequence. */
-struct HiloKeyRow
-{
-	Oid			seqid;
-	HiloStrategy strategy;
-	int32		max_lo;
-	bool		own_seq;
-	int64		increment;
-};
-
 /* What the key worker is asked to do. */
 enum class HiloOp : uint8_t
 {
@@ -123,6 +114,7 @@ struct HiloRequest
 	char		message[1024];
 	char		detail[1024];
 	char		hint[1024];
+	int64		taken_to;		/* create_key: the data floor the caller read */
 };
 
 static HiloCache *hilo_cache = nullptr;
@@ -146,14 +138,14 @@ static Oid	hilo_apply(const HiloRequest *req);
  * --------------------------------------------------------------------- */
 
 /* The table's name as regclass prints it: qualified when not visible. */
-static char *
+char *
 hilo_relname(Oid relid)
 {
 	return DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(relid)));
 }
 
 /* The schema-qualified, quoted name, for SQL text run by the extension. */
-static char *
+char *
 hilo_quoted_name(Oid relid)
 {
 	char	   *nsp = get_namespace_name(get_rel_namespace(relid));
@@ -173,7 +165,7 @@ hilo_ensure_cache(void)
 		hilo_cache = idgen_guard([] { return new HiloCache(); });
 }
 
-static void
+void
 hilo_refuse_in_recovery(void)
 {
 	if (RecoveryInProgress())
@@ -184,7 +176,7 @@ hilo_refuse_in_recovery(void)
 				 errhint("Generate ids on the primary (e.g. connect with target_session_attrs=read-write).")));
 }
 
-static void
+void
 hilo_null_argument(const char *what, const char *example)
 {
 	ereport(ERROR,
@@ -217,7 +209,7 @@ hilo_seq_increment(Oid seqid, int64 *min = nullptr)
  * Checked before any state is created, so nobody can burn or probe the key
  * space of a table they cannot write.
  */
-static void
+void
 hilo_check_table(Oid relid, bool need_owner)
 {
 	char		kind = get_rel_relkind(relid);
@@ -307,10 +299,13 @@ hilo_unlock_key(Oid relid, LOCKMODE mode)
 /*
  * Reads the key row of relid with the latest snapshot, so that a row the
  * worker has just committed is seen even in a REPEATABLE READ transaction.
- * Returns false if there is none.
+ * Returns false if there is none.  The row names its sequence; a name that
+ * denotes no sequence here (a row copied by logical replication, a bound
+ * sequence renamed) is an ERROR unless missing_ok, which leaves seqid
+ * InvalidOid for the caller to repair.
  */
-static bool
-hilo_read_key(Oid relid, HiloKeyRow *row)
+bool
+hilo_read_key(Oid relid, HiloKeyRow *row, bool missing_ok)
 {
 	Oid			tableoid;
 	Oid			indexoid;
@@ -342,7 +337,19 @@ hilo_read_key(Oid relid, HiloKeyRow *row)
 		s = TextDatumGetCString(strategy);
 		if (!idgen::hilo_parse_strategy(s, &row->strategy))
 			elog(ERROR, "id_gen.hilo_key row of table %u has unknown strategy \"%s\"", relid, s);
-		row->seqid = DatumGetObjectId(seq);
+		/* regclass until ALTER EXTENSION id_gen UPDATE TO '1.3' made it text */
+		if (TupleDescAttr(desc, 1)->atttypid == REGCLASSOID)
+		{
+			row->seqid = DatumGetObjectId(seq);
+			row->seqname = get_rel_name(row->seqid) ? hilo_seq_name(row->seqid) : nullptr;
+			if (row->seqname == nullptr)
+				row->seqid = InvalidOid;
+		}
+		else
+		{
+			row->seqname = TextDatumGetCString(seq);
+			row->seqid = hilo_seq_resolve(row->seqname);
+		}
 		row->max_lo = DatumGetInt32(max_lo);
 		row->own_seq = DatumGetBool(own);
 		found = true;
@@ -350,13 +357,25 @@ hilo_read_key(Oid relid, HiloKeyRow *row)
 	systable_endscan(scan);
 	UnregisterSnapshot(snap);
 	table_close(rel, AccessShareLock);
-	if (found)
+	if (!found)
+		return false;
+	row->increment = 0;
+	if (OidIsValid(row->seqid))
 		row->increment = hilo_seq_increment(row->seqid);
-	return found;
+	else if (!missing_ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("sequence %s of the Hi/Lo key of table %s does not exist",
+						row->seqname ? row->seqname : "?", hilo_relname(relid)),
+				 row->own_seq
+				 ? errhint("hilo_next('%s') or hilo_set_floor('%s') creates it again, above the table's rows.",
+						   hilo_relname(relid), hilo_relname(relid))
+				 : errhint("Bind the key again with hilo_bind() to the sequence the application uses.")));
+	return true;
 }
 
 /* The block parameter of a key: max_lo, or the increment for pooled ones. */
-static int64
+int64
 hilo_row_size(const HiloKeyRow *row)
 {
 	if (row->strategy == HiloStrategy::pooled || row->strategy == HiloStrategy::pooled_lo)
@@ -396,14 +415,7 @@ hilo_extension_owner(void)
  * take part.  Every name in the SQL text is schema-qualified and quoted or
  * built from integers; values are passed as parameters.
  */
-struct HiloPrivState
-{
-	Oid			save_userid;
-	int			save_sec_context;
-	int			nest_level;
-};
-
-static void
+void
 hilo_priv_enter(HiloPrivState *st)
 {
 	Oid			owner = hilo_extension_owner();
@@ -419,7 +431,7 @@ hilo_priv_enter(HiloPrivState *st)
 		elog(ERROR, "SPI_connect failed");
 }
 
-static void
+void
 hilo_priv_leave(HiloPrivState *st)
 {
 	SPI_finish();
@@ -428,7 +440,7 @@ hilo_priv_leave(HiloPrivState *st)
 }
 
 /* Runs one statement under SPI; returns the number of rows processed. */
-static uint64
+uint64
 hilo_spi(const char *sql, int nargs, Oid *types, Datum *values, int expect)
 {
 	int			rc = SPI_execute_with_args(sql, nargs, types, values, NULL, false, 0);
@@ -439,7 +451,7 @@ hilo_spi(const char *sql, int nargs, Oid *types, Datum *values, int expect)
 }
 
 /* An int8 from the first column of the first row of the last SPI result. */
-static int64
+int64
 hilo_spi_int8(int col, bool *isnull)
 {
 	Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, col, isnull);
@@ -451,7 +463,7 @@ hilo_spi_int8(int col, bool *isnull)
  * The value nextval() would return next from a sequence (privileged SPI
  * context, sequence locked by the caller).
  */
-static int64
+int64
 hilo_seq_next_value(Oid seqid)
 {
 	char	   *sql = psprintf("SELECT last_value, is_called FROM %s", hilo_quoted_name(seqid));
@@ -475,7 +487,7 @@ hilo_seq_next_value(Oid seqid)
  * value before when its range allows, so that hilo_keys can show where the
  * key stands.
  */
-static void
+void
 hilo_seq_set_next(Oid seqid, int64 next_v)
 {
 	int64		inc;
@@ -494,32 +506,36 @@ hilo_seq_set_next(Oid seqid, int64 next_v)
 }
 
 /*
- * Creates the key of relid, with its own sequence, unless it exists.  Runs
- * inside a transaction as the extension owner (in the worker, or privileged
- * in the caller's transaction for a table created there).  The key lock
- * serialises concurrent first uses of one key; the primary key is the
- * last line of defence.
+ * Creates the key of relid, with its own sequence, unless it exists (then
+ * repairs it if its sequence is missing, shared or never drawn from: see
+ * hilo_floor.cpp).  Runs inside a transaction as the extension owner (in
+ * the worker, or privileged in the caller's transaction for a table created
+ * there).  The key lock serialises concurrent first uses of one key; the
+ * primary key is the last line of defence.  The new sequence starts so
+ * that the first block lies above taken_to, the largest id the caller found
+ * in the table.
  */
 static void
-hilo_create_key_sql(Oid relid, int32 max_lo)
+hilo_create_key_sql(Oid relid, int32 max_lo, int64 taken_to)
 {
 	Oid			oidtype[1] = {OIDOID};
 	Oid			regtype[1] = {REGCLASSOID};
 	Datum		rel[1] = {ObjectIdGetDatum(relid)};
-	bool		isnull;
 	int64		n;
 	char		sql[256];
 
 	hilo_lock_key(relid, ExclusiveLock);
 	if (hilo_spi("SELECT 1 FROM id_gen.hilo_key WHERE relid = $1", 1, regtype, rel, SPI_OK_SELECT) > 0)
+	{
+		hilo_repair_key_sql(relid, taken_to);
 		return;
+	}
 	/* The table may have been dropped since the caller looked. */
 	if (hilo_spi("SELECT 1 FROM pg_catalog.pg_class WHERE oid = $1", 1, oidtype, rel, SPI_OK_SELECT) == 0)
 		return;
 
-	hilo_spi("SELECT pg_catalog.nextval('id_gen.hilo_seq_counter'::pg_catalog.regclass)",
-			 0, NULL, NULL, SPI_OK_SELECT);
-	n = hilo_spi_int8(1, &isnull);
+	/* A counter value whose name no sequence and no key row has taken. */
+	n = hilo_new_seq_number();
 
 	/* hi 0 gives ids 1 .. max_lo-1 (0 is skipped): the key starts at 1. */
 	snprintf(sql, sizeof(sql),
@@ -528,6 +544,9 @@ hilo_create_key_sql(Oid relid, int32 max_lo)
 	/* Reading where a key stands is harmless; drawing needs hilo_next(). */
 	snprintf(sql, sizeof(sql), "GRANT SELECT ON SEQUENCE id_gen.hilo_seq_" INT64_FORMAT " TO PUBLIC", n);
 	hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
+	/* ... or above the rows the table already has. */
+	snprintf(sql, sizeof(sql), "id_gen.hilo_seq_" INT64_FORMAT, n);
+	hilo_place_new_seq(sql, max_lo, taken_to);
 	snprintf(sql, sizeof(sql),
 			 "INSERT INTO id_gen.hilo_key (relid, seq, strategy, max_lo, own_seq) "
 			 "VALUES ($1, 'id_gen.hilo_seq_" INT64_FORMAT "'::pg_catalog.regclass, 'classic', $2, true) "
@@ -720,28 +739,37 @@ hilo_created_here(Oid relid)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
-	created_here = rel->rd_createSubid != InvalidSubTransactionId;
+	created_here = rel->rd_createSubid != InvalidSubTransactionId || hilo_key_written_here(relid);
 	relation_close(rel, NoLock);
 	return created_here;
 }
 
 /*
- * Creates relid's key with block size max_lo: in the key worker, or for a
- * table created in this very transaction (invisible to the worker) right
- * here.
+ * Creates relid's key with block size max_lo (or repairs it): in the key
+ * worker, or for a table (or a key row) created in this very transaction
+ * (invisible to the worker) right here.  The largest id in the table is read
+ * here, not in the worker, which could wait forever on a lock this
+ * transaction holds (ALTER TABLE ... ADD COLUMN ... DEFAULT hilo_next() fills
+ * the column under an exclusive lock); here the rows this transaction is
+ * inserting count too.
  */
-static void
+void
 hilo_create_key(Oid relid, int32 max_lo)
 {
+	int64		taken_to;
+	bool		complete;
+
 	/* The worker would write on behalf of a read-only transaction. */
 	PreventCommandIfReadOnly("hilo_next()");
+	if (!hilo_data_max(relid, false, &taken_to, &complete))
+		taken_to = 0;
 
 	if (hilo_created_here(relid))
 	{
 		HiloPrivState st;
 
 		hilo_priv_enter(&st);
-		hilo_create_key_sql(relid, max_lo);
+		hilo_create_key_sql(relid, max_lo, taken_to);
 		hilo_priv_leave(&st);
 		/* If this (sub)transaction aborts, our cached block goes stale. */
 		CacheInvalidateRelcacheByRelid(relid);
@@ -755,6 +783,7 @@ hilo_create_key(Oid relid, int32 max_lo)
 		req.op = HiloOp::create_key;
 		req.relid = relid;
 		req.max_lo = max_lo;
+		req.taken_to = taken_to;
 		req.caller = GetUserId();
 		hilo_run_worker(&req, "create");
 	}
@@ -789,7 +818,8 @@ hilo_test_wait(int key)
  * Rereads a stale entry's row.  Returns false (entry erased) if the key is
  * gone or now draws from another sequence or with another formula: its
  * cached block no longer belongs to the key.  A new block size empties the
- * block.
+ * block, and so does a block the table's ids have reached since it was
+ * drawn (a bulk load, then hilo_set_floor, which sends the invalidation).
  */
 static bool
 hilo_refresh(Oid relid)
@@ -800,7 +830,7 @@ hilo_refresh(Oid relid)
 
 	/* Cleared first: an invalidation arriving during the read re-marks it. */
 	e->stale = false;
-	found = hilo_read_key(relid, &row);
+	found = hilo_read_key(relid, &row, true);
 	e = hilo_cache->find(relid);
 	if (!found || row.seqid != e->seqid || row.strategy != e->strategy)
 	{
@@ -819,6 +849,12 @@ hilo_refresh(Oid relid)
 		e->block.next = 1;
 		e->block.last = 0;
 		e->size = hilo_row_size(&row);
+	}
+	else if (hilo_block_reached(relid, &e->block))
+	{
+		e = hilo_cache->find(relid);
+		e->block.next = 1;
+		e->block.last = 0;
 	}
 	return true;
 }
@@ -905,6 +941,9 @@ hilo_draw(Oid relid)
 		switch (st)
 		{
 			case HiloStatus::ok:
+				if (!hilo_block_above_data(relid, seqid, e->strategy, e->size, &block))
+					continue;	/* ids already in the table: draw again */
+				e = hilo_cache->find(relid);
 				e->block = block;
 				hilo_unlock_key(relid, ShareLock);
 				return true;
@@ -951,11 +990,12 @@ hilo_next_slow(Oid relid)
 
 			hilo_checking = relid;
 			hilo_check_table(relid, false);
-			if (!hilo_read_key(relid, &row))
+			if (!hilo_read_key(relid, &row, true) || hilo_key_needs_repair(relid, &row))
 			{
+				/* A first use, or a key to repair (see hilo_floor.cpp). */
 				hilo_refuse_in_recovery();
 				hilo_create_key(relid, idgen_hilo_max_lo);
-				if (!hilo_read_key(relid, &row))
+				if (!hilo_read_key(relid, &row) || hilo_key_needs_repair(relid, &row, false))
 					ereport(ERROR,
 							(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 							 errmsg("could not create the Hi/Lo key of table %s", hilo_relname(relid)),
@@ -1039,7 +1079,7 @@ hilo_check_max_lo(int32 max_lo)
 }
 
 /* Tells our own and (at commit) every backend's cache that relid changed. */
-static void
+void
 hilo_invalidate(Oid relid)
 {
 	CacheInvalidateRelcacheByRelid(relid);
@@ -1166,7 +1206,7 @@ hilo_check_move_privilege(Oid seqid, Oid role)
  * above every block drawn under the old size, and the row is rewritten.
  */
 static void
-hilo_set_max_lo_sql(Oid relid, int32 max_lo, Oid caller)
+hilo_set_max_lo_sql(Oid relid, int32 max_lo, Oid caller, int64 taken_to)
 {
 	HiloKeyRow	row;
 	bool		pooled;
@@ -1174,7 +1214,7 @@ hilo_set_max_lo_sql(Oid relid, int32 max_lo, Oid caller)
 
 	if (!hilo_lock_for_change(relid, InvalidOid, &row))
 	{
-		hilo_create_key_sql(relid, max_lo);
+		hilo_create_key_sql(relid, max_lo, taken_to);
 		CacheInvalidateRelcacheByRelid(relid);
 		return;
 	}
@@ -1226,8 +1266,9 @@ hilo_bind_sql(Oid relid, Oid seqid, HiloStrategy strategy, int32 max_lo, Oid cal
 {
 	HiloKeyRow	row;
 	int64		new_next_v = 0;
-	Oid			types[4] = {REGCLASSOID, REGCLASSOID, TEXTOID, INT4OID};
-	Datum		values[4] = {ObjectIdGetDatum(relid), ObjectIdGetDatum(seqid),
+	/* The row names the sequence (hilo_key.hpp). */
+	Oid			types[4] = {REGCLASSOID, TEXTOID, TEXTOID, INT4OID};
+	Datum		values[4] = {ObjectIdGetDatum(relid), CStringGetTextDatum(hilo_seq_name(seqid)),
 		CStringGetTextDatum(idgen::hilo_strategy_name(strategy)), Int32GetDatum(max_lo)};
 
 	if (!hilo_lock_for_change(relid, seqid, &row))
@@ -1263,10 +1304,10 @@ hilo_apply(const HiloRequest *req)
 	switch (req->op)
 	{
 		case HiloOp::create_key:
-			hilo_create_key_sql(req->relid, req->max_lo);
+			hilo_create_key_sql(req->relid, req->max_lo, req->taken_to);
 			break;
 		case HiloOp::set_max_lo:
-			hilo_set_max_lo_sql(req->relid, req->max_lo, req->caller);
+			hilo_set_max_lo_sql(req->relid, req->max_lo, req->caller, req->taken_to);
 			break;
 		case HiloOp::bind:
 			return hilo_bind_sql(req->relid, req->seqid, req->strategy, req->max_lo, req->caller);
@@ -1411,6 +1452,14 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 	req.relid = relid;
 	req.max_lo = max_lo;
 	req.caller = GetUserId();
+	/* A key it creates starts above the table's rows (read here, see hilo_create_key). */
+	if (!found)
+	{
+		bool		complete;
+
+		if (!hilo_data_max(relid, false, &req.taken_to, &complete))
+			req.taken_to = 0;
+	}
 	hilo_change_key(&req, found ? &row : nullptr);
 	PG_RETURN_VOID();
 }

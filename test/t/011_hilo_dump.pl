@@ -78,5 +78,28 @@ cmp_ok($node->safe_psql('restored',
 		"SELECT substring(seq::text from 'hilo_seq_([0-9]+)')::int FROM id_gen.hilo_key WHERE relid = 'later'::regclass"),
 	'>', $counter_old, 'new keys in the restored database get fresh sequence names');
 
+# A partial dump (pg_dump -t) carries the table and its rows but not the
+# extension's configuration: in a database where the key does not exist,
+# the key is created anew on first use and starts above the restored rows.
+my $partial = $node->basedir . '/partial.dump';
+$node->command_ok(
+	[ 'pg_dump', '-Fc', '-t', 'own_key', '-t', 'bound', '-d', $node->connstr('postgres'), '-f', $partial ],
+	'pg_dump -t');
+$node->safe_psql('postgres', 'CREATE DATABASE partial');
+$node->safe_psql('partial', 'CREATE EXTENSION id_gen');
+$node->command_ok([ 'pg_restore', '--exit-on-error', '-d', $node->connstr('partial'), $partial ],
+	'pg_restore of the partial dump');
+is($node->safe_psql('partial', 'SELECT count(*) FROM id_gen.hilo_key'), '0',
+	'the partial dump carried no key');
+for my $t ('own_key', 'bound')
+{
+	my ($ret, $out, $err) = $node->psql('partial',
+		"INSERT INTO $t (v) SELECT g FROM generate_series(1, 3000) g");
+	is($ret, 0, "$t: 3000 inserts after the partial restore") or diag($err);
+	is($node->safe_psql('partial', "SELECT count(*) FROM $t WHERE v > 0 AND id <= $max{$t}"),
+		$node->safe_psql('postgres', "SELECT count(*) FROM $t WHERE v > 0 AND id <= $max{$t}"),
+		"$t: no new id at or below the restored ones");
+}
+
 $node->stop;
 done_testing();

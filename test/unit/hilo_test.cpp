@@ -366,3 +366,111 @@ TEST(Hilo, MoveNeverOverlaps)
 		}
 	}
 }
+
+/*
+ * hilo_floor: where a key's sequence must stand so that every block drawn
+ * from now on starts above the ids already present in the table (its data
+ * floor) or above an id given to hilo_set_floor().  Worked examples.
+ */
+TEST(Hilo, FloorExamples)
+{
+	int64_t		v = 0;
+
+	/* classic 1000, ids up to 2500 present: hi 3 gives 3000..3999 */
+	ASSERT_EQ(hilo_floor(HiloStrategy::classic, 1000, 2500, 0, &v), HiloStatus::ok);
+	EXPECT_EQ(v, 3);
+	/* up to 2999: hi 3 still (3000 is free); up to 3000: hi 4 */
+	ASSERT_EQ(hilo_floor(HiloStrategy::classic, 1000, 2999, 0, &v), HiloStatus::ok);
+	EXPECT_EQ(v, 3);
+	ASSERT_EQ(hilo_floor(HiloStrategy::classic, 1000, 3000, 0, &v), HiloStatus::ok);
+	EXPECT_EQ(v, 4);
+	/* legacy 9 (blocks of 10): up to 25 present → v 3 gives 30..39 */
+	ASSERT_EQ(hilo_floor(HiloStrategy::legacy, 9, 25, 0, &v), HiloStatus::ok);
+	EXPECT_EQ(v, 3);
+	/* pooled_lo 10: the value is the block's first id */
+	ASSERT_EQ(hilo_floor(HiloStrategy::pooled_lo, 10, 1234, 1, &v), HiloStatus::ok);
+	EXPECT_EQ(v, 1235);
+	/* pooled 10: the value is the block's last id: (1235-1 .. 1244] */
+	ASSERT_EQ(hilo_floor(HiloStrategy::pooled, 10, 1234, 1, &v), HiloStatus::ok);
+	EXPECT_EQ(v, 1244);
+	/* nothing present (or only ids below 1): never below the sequence's position */
+	ASSERT_EQ(hilo_floor(HiloStrategy::classic, 1000, 0, 0, &v), HiloStatus::ok);
+	EXPECT_EQ(v, 0);
+	ASSERT_EQ(hilo_floor(HiloStrategy::classic, 1000, -500, 7, &v), HiloStatus::ok);
+	EXPECT_EQ(v, 7);
+	/* forward only: a sequence already above the data stays where it is */
+	ASSERT_EQ(hilo_floor(HiloStrategy::classic, 1000, 2500, 40, &v), HiloStatus::ok);
+	EXPECT_EQ(v, 40);
+	ASSERT_EQ(hilo_floor(HiloStrategy::pooled_lo, 10, 1234, 5001, &v), HiloStatus::ok);
+	EXPECT_EQ(v, 5001);
+}
+
+TEST(Hilo, FloorLimits)
+{
+	int64_t		v = 42;
+
+	for (auto s : {HiloStrategy::classic, HiloStrategy::legacy, HiloStrategy::pooled_lo, HiloStrategy::pooled})
+	{
+		/* INT64_MAX present: no id is left above it */
+		EXPECT_EQ(hilo_floor(s, 10, INT64_MAX, 0, &v), HiloStatus::overflow);
+		EXPECT_EQ(hilo_floor(s, 0, 5, 0, &v), HiloStatus::bad_size);
+		EXPECT_EQ(v, 42);		/* untouched on failure */
+	}
+	/* the block above the data must itself fit */
+	EXPECT_EQ(hilo_floor(HiloStrategy::classic, 1000, INT64_MAX - 500, 0, &v), HiloStatus::overflow);
+	EXPECT_EQ(hilo_floor(HiloStrategy::pooled_lo, 10, INT64_MAX - 5, 0, &v), HiloStatus::overflow);
+	ASSERT_EQ(hilo_floor(HiloStrategy::pooled_lo, 10, INT64_MAX - 10, 0, &v), HiloStatus::ok);
+	EXPECT_EQ(v, INT64_MAX - 9);
+	ASSERT_EQ(hilo_floor(HiloStrategy::pooled, 10, INT64_MAX - 10, 0, &v), HiloStatus::ok);
+	EXPECT_EQ(v, INT64_MAX);
+	/* a sequence already past the top keeps its (failing) position: overflow */
+	EXPECT_EQ(hilo_floor(HiloStrategy::classic, 1000, 5, INT64_MAX, &v), HiloStatus::overflow);
+}
+
+/*
+ * Property: for every strategy and size, the value hilo_floor() returns is
+ * never below the sequence's position, its block and every later block lie
+ * above the data, and it is the smallest such value (one step less would
+ * reach the data).
+ */
+TEST(Hilo, FloorIsSmallestAboveData)
+{
+	std::mt19937_64 rng(2024);
+	const HiloStrategy all[] = {HiloStrategy::classic, HiloStrategy::legacy,
+	HiloStrategy::pooled_lo, HiloStrategy::pooled};
+
+	for (int round = 0; round < 20000; round++)
+	{
+		HiloStrategy s = all[rng() % 4];
+		int64_t		size = 1 + rng() % 50;
+		bool		pooled = s == HiloStrategy::pooled || s == HiloStrategy::pooled_lo;
+		int64_t		taken = (int64_t) (rng() % 5000) - 10;
+		int64_t		next_v = (int64_t) (rng() % 300);
+		int64_t		v;
+
+		ASSERT_EQ(hilo_floor(s, size, taken, next_v, &v), HiloStatus::ok);
+		ASSERT_GE(v, next_v);
+		for (int i = 0; i < 3; i++)
+		{
+			HiloBlock	b;
+			HiloStatus	st = hilo_block(s, v + i * (pooled ? size : 1), size, &b);
+
+			if (st == HiloStatus::below_one)
+				continue;
+			ASSERT_EQ(st, HiloStatus::ok);
+			ASSERT_GT(b.next, taken) << hilo_strategy_name(s) << " size " << size << " v " << v;
+		}
+		if (v > next_v)
+		{
+			HiloBlock	b;
+			HiloStatus	st = hilo_block(s, v - 1, size, &b);
+
+			/* one less reaches the data (ids below 1 present move nothing) */
+			ASSERT_GE(taken, 1);
+			if (st == HiloStatus::ok)
+				ASSERT_LE(b.next, taken);
+			else
+				ASSERT_EQ(st, HiloStatus::below_one);
+		}
+	}
+}

@@ -1,0 +1,226 @@
+-- Hi/Lo keys and the ids already in their tables.  hilo_next() never hands
+-- out an id present in the key's column(s) (the columns whose DEFAULT is
+-- hilo_next() of the key's table): a new key starts above the rows, every
+-- block drawn starts above the column's largest id when an index gives it,
+-- and hilo_set_floor() moves a key above its data or a given id.
+-- (hilo_try() and client_block() are defined in hilo.sql.)
+
+-- A key created for a table that already has rows starts above them: after
+-- a partial restore (pg_dump -t), a bulk load, or rows copied in by logical
+-- replication before the first hilo_next().
+CREATE TABLE preloaded (id bigint PRIMARY KEY DEFAULT hilo_next('preloaded'), v text);
+INSERT INTO preloaded VALUES (1, 'a'), (2500, 'b'), (7, 'c');
+INSERT INTO preloaded (v) VALUES ('first default') RETURNING id;
+-- Without an index on the column the table is read once, when the key is
+-- created.
+CREATE TABLE preloaded_noidx (id bigint DEFAULT hilo_next('preloaded_noidx'));
+INSERT INTO preloaded_noidx SELECT generate_series(1, 1500);
+INSERT INTO preloaded_noidx DEFAULT VALUES RETURNING id;
+-- Rows being inserted by a transaction still open count too (here the
+-- caller's own: the key is created by a worker that sees them).
+CREATE TABLE preloaded_open (id bigint PRIMARY KEY DEFAULT hilo_next('preloaded_open'));
+BEGIN;
+INSERT INTO preloaded_open VALUES (4100);
+INSERT INTO preloaded_open DEFAULT VALUES RETURNING id;
+COMMIT;
+-- A partitioned table: the key's column in every partition.
+CREATE TABLE preloaded_parted (id bigint DEFAULT hilo_next('preloaded_parted'), k int,
+                               PRIMARY KEY (id, k)) PARTITION BY LIST (k);
+CREATE TABLE preloaded_parted_1 PARTITION OF preloaded_parted FOR VALUES IN (1);
+CREATE TABLE preloaded_parted_2 PARTITION OF preloaded_parted FOR VALUES IN (2);
+INSERT INTO preloaded_parted VALUES (4321, 2), (10, 1);
+INSERT INTO preloaded_parted (k) VALUES (1) RETURNING id;
+-- Inheritance: a child's column (which inherits the DEFAULT, but not the
+-- primary key) is part of the key's column.
+CREATE TABLE inh_parent (id bigint PRIMARY KEY DEFAULT hilo_next('inh_parent'));
+CREATE TABLE inh_child () INHERITS (inh_parent);
+INSERT INTO inh_child VALUES (3333);
+INSERT INTO inh_parent DEFAULT VALUES RETURNING id;
+-- A smaller integer column (the DEFAULT casts hilo_next()).
+CREATE TABLE preloaded_int (id integer PRIMARY KEY DEFAULT hilo_next('preloaded_int'));
+INSERT INTO preloaded_int VALUES (999), (1000);
+INSERT INTO preloaded_int DEFAULT VALUES RETURNING id;
+-- Another table whose DEFAULT draws from this key shares its data floor.
+CREATE TABLE shared_a (id bigint PRIMARY KEY DEFAULT hilo_next('shared_a'));
+CREATE TABLE shared_b (id bigint PRIMARY KEY DEFAULT hilo_next('shared_a'));
+INSERT INTO shared_b VALUES (6006);
+INSERT INTO shared_a DEFAULT VALUES RETURNING id;
+-- A table no DEFAULT draws for has no data floor: its ids start at 1.
+CREATE TABLE by_hand (id bigint PRIMARY KEY);
+INSERT INTO by_hand VALUES (1), (2);
+SELECT hilo_next('by_hand') AS no_key_column;
+
+-- Every block drawn starts above the largest id of the key's column when a
+-- btree index leads with it (the primary key): explicit ids written by a
+-- bulk load, a restore or another server after a switchover are skipped.
+CREATE TABLE drawn (id bigint PRIMARY KEY DEFAULT hilo_next('drawn'), who text);
+SELECT hilo_set_max_lo('drawn', 10);
+INSERT INTO drawn (who) SELECT 'db' FROM generate_series(1, 5) RETURNING id;
+SELECT reserved_to FROM hilo_keys WHERE table_name = 'drawn'::regclass;
+-- A load above reserved_to, the highest id any backend may hold in a block.
+COPY drawn FROM stdin;
+100	load
+250	load
+\.
+-- This session's block still holds 6..9, below the load: they are used; the
+-- next block is drawn above the load.
+INSERT INTO drawn (who) SELECT 'db' FROM generate_series(1, 6) RETURNING id;
+-- A new session draws above the load too.
+\c
+INSERT INTO drawn (who) VALUES ('new session') RETURNING id;
+-- A load into the range of a block this session holds (271..279) is not
+-- seen by the session until it draws again or notices an invalidation of
+-- the table: 271 and 272 are handed out, 273 collides.
+INSERT INTO drawn VALUES (273, 'load into block'), (275, 'load into block');
+INSERT INTO drawn (who) SELECT 'db' FROM generate_series(1, 2) RETURNING id;
+SELECT hilo_try($$INSERT INTO drawn (who) VALUES ('collides')$$);
+-- hilo_set_floor() after the load invalidates the table: every session
+-- drops a block the loaded ids reach into at its next call.
+SELECT hilo_set_floor('drawn');
+INSERT INTO drawn (who) VALUES ('after set_floor') RETURNING id;
+SELECT count(*) = count(DISTINCT id) AS unique_ids FROM drawn;
+
+-- hilo_set_floor(tbl, next_id DEFAULT NULL) returns the first id of the
+-- next block.  NULL: above the largest id of the key's column(s); an id:
+-- at or above it (and still above the data).  It only moves forward.
+CREATE TABLE floored (id bigint PRIMARY KEY DEFAULT hilo_next('floored'));
+INSERT INTO floored DEFAULT VALUES RETURNING id;
+SELECT hilo_set_floor('floored', 5000);
+\c
+INSERT INTO floored DEFAULT VALUES RETURNING id;
+SELECT hilo_set_floor('floored', 10) AS forward_only;
+INSERT INTO floored VALUES (123456);
+SELECT hilo_set_floor('floored');
+SELECT hilo_set_floor('floored', 200000);
+-- An id below the data is raised above the data.
+CREATE TABLE floored2 (id bigint PRIMARY KEY DEFAULT hilo_next('floored2'));
+INSERT INTO floored2 DEFAULT VALUES RETURNING id;
+INSERT INTO floored2 VALUES (5555);
+SELECT hilo_set_floor('floored2', 100) AS never_below_the_data;
+-- A table without a key gets one, above its data.
+CREATE TABLE floored_new (id bigint PRIMARY KEY DEFAULT hilo_next('floored_new'));
+INSERT INTO floored_new VALUES (77);
+SELECT hilo_set_floor('floored_new');
+SELECT count(*) AS key_created FROM id_gen.hilo_key WHERE relid = 'floored_new'::regclass;
+
+-- Keys bound to an application's sequence, every formula: the sequence
+-- itself moves, so the application's next blocks are above the data too.
+CREATE SEQUENCE fl_classic_seq;
+CREATE SEQUENCE fl_legacy_seq;
+CREATE SEQUENCE fl_pooled_lo_seq INCREMENT 10;
+CREATE SEQUENCE fl_pooled_seq INCREMENT 10;
+CREATE TABLE fl_classic (id bigint PRIMARY KEY DEFAULT hilo_next('fl_classic'), who text);
+CREATE TABLE fl_legacy (id bigint PRIMARY KEY DEFAULT hilo_next('fl_legacy'), who text);
+CREATE TABLE fl_pooled_lo (id bigint PRIMARY KEY DEFAULT hilo_next('fl_pooled_lo'), who text);
+CREATE TABLE fl_pooled (id bigint PRIMARY KEY DEFAULT hilo_next('fl_pooled'), who text);
+SELECT hilo_bind('fl_classic', 'fl_classic_seq', 'classic', 10);
+SELECT hilo_bind('fl_legacy', 'fl_legacy_seq', 'legacy', 9);
+SELECT hilo_bind('fl_pooled_lo', 'fl_pooled_lo_seq', 'pooled_lo');
+SELECT hilo_bind('fl_pooled', 'fl_pooled_seq', 'pooled');
+INSERT INTO fl_classic VALUES (1234, 'load');
+INSERT INTO fl_legacy VALUES (1234, 'load');
+INSERT INTO fl_pooled_lo VALUES (1234, 'load');
+INSERT INTO fl_pooled VALUES (1234, 'load');
+SELECT hilo_set_floor('fl_classic') AS classic, hilo_set_floor('fl_legacy') AS legacy,
+       hilo_set_floor('fl_pooled_lo') AS pooled_lo, hilo_set_floor('fl_pooled') AS pooled;
+SELECT min(c) AS application_classic FROM client_block('fl_classic_seq', 'classic', 10) c;
+SELECT min(c) AS application_pooled_lo FROM client_block('fl_pooled_lo_seq', 'pooled_lo', 10) c;
+SELECT hilo_set_floor('fl_classic', 5000) AS classic, hilo_set_floor('fl_legacy', 5000) AS legacy,
+       hilo_set_floor('fl_pooled_lo', 5000) AS pooled_lo, hilo_set_floor('fl_pooled', 5000) AS pooled;
+INSERT INTO fl_pooled (who) VALUES ('db') RETURNING id;
+-- The draw-time check moves a bound sequence too.
+INSERT INTO fl_pooled_lo VALUES (9000, 'load');
+\c
+INSERT INTO fl_pooled_lo (who) VALUES ('db') RETURNING id;
+SELECT min(c) AS application_after_draw FROM client_block('fl_pooled_lo_seq', 'pooled_lo', 10) c;
+
+-- Bad input: a clear error, nothing changed.
+SELECT hilo_try($$SELECT hilo_set_floor(NULL)$$);
+SELECT hilo_try($$SELECT hilo_set_floor('floored', 0)$$);
+SELECT hilo_try($$SELECT hilo_set_floor('floored', -7)$$);
+SELECT hilo_try($$SELECT hilo_set_floor('floored', 9223372036854775807)$$);
+SELECT hilo_try($$SELECT hilo_set_floor('err_v')$$);
+SELECT hilo_try($$SELECT hilo_set_floor('no_such_table')$$);
+CREATE TEMP TABLE floor_temp (id bigint);
+SELECT hilo_try($$SELECT hilo_set_floor('floor_temp')$$);
+SELECT max_lo, last_hi FROM hilo_keys WHERE table_name = 'floored'::regclass;
+BEGIN READ ONLY;
+SELECT hilo_try($$SELECT hilo_set_floor('floored')$$);
+ROLLBACK;
+
+-- Who may: the table's owner; an id for a bound key moves the
+-- application's sequence, which needs UPDATE on it (NULL, the data floor,
+-- needs no more than the draw-time check does).
+CREATE ROLE regress_floor_owner;
+CREATE ROLE regress_floor_other;
+CREATE ROLE regress_floor_seq;
+GRANT CREATE ON SCHEMA public TO regress_floor_owner;
+SET ROLE regress_floor_owner;
+CREATE TABLE fl_owned (id bigint PRIMARY KEY DEFAULT hilo_next('fl_owned'));
+INSERT INTO fl_owned DEFAULT VALUES;
+GRANT INSERT ON fl_owned TO regress_floor_other;
+SELECT hilo_set_floor('fl_owned', 700);
+RESET ROLE;
+SET ROLE regress_floor_other;
+SELECT hilo_try($$SELECT hilo_set_floor('fl_owned')$$);
+RESET ROLE;
+
+-- Dropping a bound sequence (item 8b).  A role that binds a key to another
+-- owner's sequence with only USAGE on it must not make that sequence
+-- undroppable: its owner drops it (DROP SEQUENCE, DROP SCHEMA ... CASCADE,
+-- DROP OWNED BY); the key goes with a NOTICE and its next use creates a
+-- fresh key above the table's data.
+CREATE SCHEMA floor_app1 AUTHORIZATION regress_floor_seq;
+CREATE SCHEMA floor_app2 AUTHORIZATION regress_floor_seq;
+CREATE SCHEMA floor_app3 AUTHORIZATION regress_floor_seq;
+SET ROLE regress_floor_seq;
+CREATE SEQUENCE floor_app1.s INCREMENT 10;
+CREATE SEQUENCE floor_app2.s INCREMENT 10;
+CREATE SEQUENCE floor_app3.s INCREMENT 10;
+GRANT USAGE ON SCHEMA floor_app1, floor_app2, floor_app3 TO regress_floor_owner;
+GRANT USAGE ON SEQUENCE floor_app1.s, floor_app2.s, floor_app3.s TO regress_floor_owner;
+RESET ROLE;
+SET ROLE regress_floor_owner;
+CREATE TABLE dropped_1 (id bigint PRIMARY KEY DEFAULT hilo_next('dropped_1'));
+CREATE TABLE dropped_2 (id bigint PRIMARY KEY DEFAULT hilo_next('dropped_2'));
+CREATE TABLE dropped_3 (id bigint PRIMARY KEY DEFAULT hilo_next('dropped_3'));
+SELECT hilo_bind('dropped_1', 'floor_app1.s', 'pooled_lo');
+SELECT hilo_bind('dropped_2', 'floor_app2.s', 'pooled_lo');
+SELECT hilo_bind('dropped_3', 'floor_app3.s', 'pooled_lo');
+INSERT INTO dropped_1 SELECT FROM generate_series(1, 25);
+INSERT INTO dropped_2 SELECT FROM generate_series(1, 25);
+INSERT INTO dropped_3 SELECT FROM generate_series(1, 25);
+-- An id for a key bound with USAGE only is refused; the data floor is not.
+SELECT hilo_try($$SELECT hilo_set_floor('dropped_1', 100000)$$);
+SELECT hilo_set_floor('dropped_1') AS data_floor_with_usage;
+RESET ROLE;
+SET ROLE regress_floor_seq;
+DROP SEQUENCE floor_app1.s;
+DROP SCHEMA floor_app2 CASCADE;
+RESET ROLE;
+SET ROLE regress_floor_seq;
+DROP OWNED BY regress_floor_seq;
+RESET ROLE;
+SELECT count(*) AS schemas_left FROM pg_namespace WHERE nspname LIKE 'floor_app_';
+SELECT count(*) AS keys_left FROM id_gen.hilo_key
+ WHERE relid IN ('dropped_1'::regclass, 'dropped_2'::regclass, 'dropped_3'::regclass);
+-- This session held blocks of the dropped sequences; it drops them, and the
+-- fresh keys start above the tables' rows.
+SET ROLE regress_floor_owner;
+INSERT INTO dropped_1 SELECT FROM generate_series(1, 25);
+INSERT INTO dropped_2 SELECT FROM generate_series(1, 25);
+INSERT INTO dropped_3 SELECT FROM generate_series(1, 25);
+RESET ROLE;
+SELECT 'dropped_1' AS t, count(*), count(DISTINCT id), max(id) > 25 AS continues FROM dropped_1
+UNION ALL SELECT 'dropped_2', count(*), count(DISTINCT id), max(id) > 25 FROM dropped_2
+UNION ALL SELECT 'dropped_3', count(*), count(DISTINCT id), max(id) > 25 FROM dropped_3;
+SELECT table_name, strategy, own_sequence FROM hilo_keys
+ WHERE table_name::text LIKE 'dropped_%' ORDER BY 1::text;
+-- The sequence a key created for itself still cannot be dropped while its
+-- table exists (only a superuser could try).
+SELECT seq AS own_seq FROM id_gen.hilo_key WHERE relid = 'dropped_1'::regclass \gset
+SELECT regexp_replace(hilo_try(format('DROP SEQUENCE %s', :'own_seq')), 'hilo_seq_[0-9]+', 'hilo_seq_N', 'g');
+
+DROP OWNED BY regress_floor_owner CASCADE;
+REVOKE CREATE ON SCHEMA public FROM regress_floor_owner;
+DROP ROLE regress_floor_owner, regress_floor_other, regress_floor_seq;

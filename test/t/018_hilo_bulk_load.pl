@@ -1,0 +1,77 @@
+# Bulk loads with explicit ids into a table whose key is in use, seen from
+# a new session and from a session that holds a block drawn before the
+# load.  What is promised (README, Hi/Lo "Bulk loads"):
+#  - every block drawn after the load has begun starts above the largest
+#    id in the key's column, committed or still being inserted (the column
+#    has a btree index here: the primary key);
+#  - a block drawn before the load is used to its end without looking at
+#    the table: ids loaded above hilo_keys.reserved_to never meet it;
+#  - hilo_set_floor() after the load makes every session drop the rest of
+#    a block the loaded ids reach into.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('hilo_bulk_load');
+$node->init;
+$node->start;
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION id_gen;
+	CREATE TABLE t (id bigint PRIMARY KEY DEFAULT hilo_next('t'), v text);
+});
+
+# A session holding a block (1..999, next id 2).
+my $old = $node->background_psql('postgres');
+is($old->query_safe("SELECT hilo_next('t')"), '1', 'the old session holds the first block');
+my $reserved = $node->safe_psql('postgres',
+	"SELECT reserved_to FROM hilo_keys WHERE table_name = 't'::regclass");
+is($reserved, '999', 'reserved_to: the highest id any session may hold');
+
+# A bulk load above reserved_to, with COPY.
+my $copy = "COPY t (id, v) FROM STDIN;\n"
+  . join('', map { "$_\tload\n" } 5000 .. 6000) . "\\.\n";
+$node->safe_psql('postgres', $copy);
+
+# The old session finishes its block (2..999: below the load), then draws
+# above the load.
+my ($ret, $out, $err) = (0, '', '');
+my $ok = eval {
+	$old->query_safe("INSERT INTO t (v) SELECT 'old' FROM generate_series(1, 5000)");
+	1;
+};
+ok($ok, 'the old session inserts 5000 rows past its block without a collision') or diag($@);
+is($node->safe_psql('postgres', "SELECT max(id) FROM t WHERE v = 'old' AND id < 5000"), '999',
+	'it used its block to the end');
+cmp_ok($node->safe_psql('postgres', "SELECT min(id) FROM t WHERE v = 'old' AND id > 999"), '>', 6000,
+	'and its next block starts above the load');
+
+# A new session: above everything.
+my $max = $node->safe_psql('postgres', 'SELECT max(id) FROM t');
+cmp_ok($node->safe_psql('postgres', "INSERT INTO t (v) VALUES ('new') RETURNING id"), '>', $max,
+	'a new session starts above the largest id');
+
+# A load still in progress (not committed) counts too.
+my $loader = $node->background_psql('postgres');
+$loader->query_safe('BEGIN');
+$loader->query_safe("INSERT INTO t SELECT g, 'open load' FROM generate_series(100000, 100500) g");
+my $during = $node->safe_psql('postgres', "INSERT INTO t (v) VALUES ('during') RETURNING id");
+cmp_ok($during, '>', 100500, 'a block drawn during an uncommitted load starts above it');
+$loader->query_safe('COMMIT');
+$loader->quit;
+
+# A load into the block a session holds is not seen by that session until
+# it draws again or notices an invalidation; hilo_set_floor() sends one.
+my $next = $old->query_safe("SELECT hilo_next('t')");
+my $into = $next + 3;
+$node->safe_psql('postgres', "INSERT INTO t VALUES ($into, 'into block')");
+is($node->safe_psql('postgres', "SELECT hilo_set_floor('t') > $into"), 't',
+	'hilo_set_floor() after the load');
+my $after = $old->query_safe("INSERT INTO t (v) VALUES ('old after floor') RETURNING id");
+cmp_ok($after, '>', $into, 'the old session dropped the rest of its block the load reached into');
+$old->quit;
+
+is($node->safe_psql('postgres', 'SELECT count(*) = count(DISTINCT id) FROM t'), 't', 'no duplicates');
+$node->stop;
+done_testing();

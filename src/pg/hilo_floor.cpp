@@ -790,8 +790,15 @@ hilo_split_shared_seq(Oid relid, const HiloKeyRow *row, int64 taken_to)
 	Oid		   *keys;
 	int64		shared_next;
 
-	/* No draw from it while we read where it stands. */
-	LockRelationOid(row->seqid, ShareRowExclusiveLock);
+	/*
+	 * No draw from it while we read where it stands.  We hold the key lock
+	 * (hilo_create_key_sql), and a drawer of the other key takes the
+	 * sequence's lock before its key lock: waiting here could deadlock.  If
+	 * the sequence is busy, leave the split to a later first use (each
+	 * backend loading the key checks again, hilo_key_needs_repair).
+	 */
+	if (!ConditionalLockRelationOid(row->seqid, ShareRowExclusiveLock))
+		return;
 	shared_next = hilo_seq_next_value(row->seqid);
 	nkeys = (int) hilo_spi("SELECT relid::pg_catalog.oid FROM id_gen.hilo_key "
 						   "WHERE own_seq AND seq::pg_catalog.text = $1 ORDER BY 1",
@@ -856,9 +863,15 @@ hilo_repair_key_sql(Oid relid, int64 taken_to)
 	/*
 	 * Never drawn from: fresh from a schema-only restore (a logical
 	 * replica's schema), or bound but not used yet.  It may lie below the
-	 * table's rows; move it above them.
+	 * table's rows; move it above them.  We hold the key lock, which every
+	 * hilo draw of this key takes before nextval(): for the key's own
+	 * sequence (nobody else may draw from it) that excludes every draw.  A
+	 * bound sequence is the application's too: lock it, but only if it is
+	 * free, since a drawer takes it before the key lock and waiting could
+	 * deadlock; a busy one is being drawn from, and draws check the data.
 	 */
-	LockRelationOid(row.seqid, ShareRowExclusiveLock);
+	if (!row.own_seq && !ConditionalLockRelationOid(row.seqid, ShareRowExclusiveLock))
+		return;
 	{
 		int64		next = hilo_seq_next_value(row.seqid);
 		int64		v = 0;

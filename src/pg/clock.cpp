@@ -441,12 +441,13 @@ idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms)
 	{
 		int64		target = Max(unix_ms, idgen_clock_now_ms()) + IDGEN_FLOOR_STEP_MS;
 		int64		db_target = 0;
+		bool		wrote_server = false;
 		bool		wrote = false;
 
 		if (server_wide && (int64) pg_atomic_read_u64(&clock_shared->server_ms) < unix_ms)
 		{
 			server_wide = idgen_server_counter_raise(IDGEN_ORIGIN_CLOCK_FLOOR, (uint64) target) != InvalidXLogRecPtr;
-			wrote = server_wide;
+			wrote = wrote_server = server_wide;
 		}
 		if (can_write_db && (int64) pg_atomic_read_u64(&slot->reserved_ms) < unix_ms)
 		{
@@ -469,7 +470,11 @@ idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms)
 			XLogFlush(XactLastRecEnd);
 			pg_atomic_fetch_add_u64(&slot->advances, 1);
 		}
-		if (server_wide)
+		/*
+		 * Publish only what was written here: when the database's floor was
+		 * the one behind, the server's stays where it was.
+		 */
+		if (wrote_server)
 			raise_u64(&clock_shared->server_ms, target);
 		if (db_target > 0)
 			raise_u64(&slot->reserved_ms, db_target);

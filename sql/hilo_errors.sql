@@ -77,6 +77,25 @@ SELECT strategy, own_sequence FROM hilo_keys WHERE table_name = 'err_t'::regclas
 -- Nothing but err_t's own key (created by the one successful call) was added.
 SELECT k.relid, k.strategy, k.max_lo FROM id_gen.hilo_key k
  WHERE NOT EXISTS (SELECT 1 FROM hilo_rows_before b WHERE b.relid = k.relid);
+-- A key's sequence must be permanent: a crash resets an unlogged sequence
+-- and a temporary one ends with its session, and the key would then hand
+-- out its ids again.  Refused when binding, and at the next draw of a key
+-- whose sequence was made unlogged after it was bound.
+CREATE UNLOGGED SEQUENCE err_unlogged_seq;
+CREATE TEMP SEQUENCE err_temp_seq;
+SELECT hilo_try($$SELECT hilo_bind('err_t', 'err_unlogged_seq', 'classic', 10)$$);
+SELECT hilo_try($$SELECT hilo_bind('err_t', 'pg_temp.err_temp_seq', 'classic', 10)$$);
+CREATE TABLE err_later (id bigint);
+CREATE SEQUENCE err_later_seq;
+SELECT hilo_bind('err_later', 'err_later_seq', 'classic', 10);
+SELECT hilo_next('err_later') > 0 AS drawn_while_logged;
+ALTER SEQUENCE err_later_seq SET UNLOGGED;
+SELECT hilo_try($$SELECT hilo_next('err_later') FROM generate_series(1, 20)$$);
+ALTER SEQUENCE err_later_seq SET LOGGED;
+SELECT count(DISTINCT hilo_next('err_later')) AS drawn_again_once_logged FROM generate_series(1, 20);
+DROP TABLE err_later;
+DROP SEQUENCE err_later_seq, err_unlogged_seq, err_temp_seq;
+
 SELECT (SELECT count(*) FROM id_gen.hilo_key k
           JOIN hilo_rows_before b USING (relid, seq, strategy, max_lo))
      = (SELECT count(*) FROM hilo_rows_before) AS other_rows_unchanged;

@@ -893,6 +893,27 @@ hilo_flush_draw(Oid seqid)
 }
 
 /*
+ * A key's sequence must survive what its ids survive: a crash resets an
+ * unlogged sequence and a temporary one ends with its session, after which
+ * the key would hand out its ids again.  Checked when binding and at every
+ * draw (ALTER SEQUENCE ... SET UNLOGGED may come after the bind).
+ */
+static void
+hilo_require_permanent_seq(Oid seqid)
+{
+	char		persistence = get_rel_persistence(seqid);
+
+	if (persistence != RELPERSISTENCE_PERMANENT)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("sequence %s is %s", hilo_relname(seqid),
+						persistence == RELPERSISTENCE_TEMP ? "temporary" : "unlogged"),
+				 errdetail("A crash resets an unlogged sequence and a temporary one ends with its session: "
+						   "the Hi/Lo key would start again and hand out its ids again."),
+				 errhint("Use a permanent sequence; ALTER SEQUENCE ... SET LOGGED makes an unlogged one permanent.")));
+}
+
+/*
  * Draws the next block of relid's key from its sequence.  Returns false if
  * the key changed underneath (entry erased; the caller starts over).
  */
@@ -917,6 +938,7 @@ hilo_draw(Oid relid)
 	 * value drawn (hilo_set_max_lo_sql), so the block stays unique.
 	 */
 	LockRelationOid(seqid, RowExclusiveLock);
+	hilo_require_permanent_seq(seqid);
 	hilo_lock_key(relid, ShareLock);
 	if (!hilo_refresh(relid))
 	{
@@ -1511,6 +1533,7 @@ IDGEN_FUNCTION(hilo_bind)
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not a sequence", get_rel_name(seqid) ? get_rel_name(seqid) : "?"),
 				 errhint("Pass the sequence the application draws its hi values from.")));
+	hilo_require_permanent_seq(seqid);
 	if (pg_class_aclcheck(seqid, GetUserId(), ACL_UPDATE | ACL_USAGE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

@@ -25,10 +25,8 @@
 extern "C" {
 #include "access/htup_details.h"
 #include "access/xlog.h"
-#include "commands/sequence.h"
 #include "funcapi.h"
 #include "storage/lmgr.h"
-#include "storage/spin.h"
 }
 
 #include "core/decimal_id.hpp"

@@ -30,8 +30,6 @@
 #include "pg/shmem.hpp"
 
 extern "C" {
-#include "access/xact.h"
-#include "access/xlog.h"
 #include "common/int.h"
 #include "port/atomics.h"
 #include "utils/timestamp.h"

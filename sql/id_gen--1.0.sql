@@ -17,7 +17,7 @@ COMMENT ON FUNCTION id_gen.noop() IS
     'returns 0: the cost of a trivial C call, the floor benchmarks compare generators with';
 
 -- ---------------------------------------------------------------------------
--- Hi/Lo keys (doc/hilo.md)
+-- Hi/Lo keys
 -- ---------------------------------------------------------------------------
 
 -- The hi table: one row per table with a Hi/Lo key.  The hi values themselves

@@ -117,6 +117,8 @@ BEGIN
     END LOOP;
 END
 $$;
+COMMENT ON FUNCTION id_gen.hilo_on_drop() IS
+    'removes the Hi/Lo key of a dropped table (and its own sequence); refuses to drop the extension''s sequence of a live key; removes a key whose bound sequence is dropped';
 
 -- Moves a key above the data (Marten's SetFloor): after a bulk load with
 -- explicit ids, a restore, or a switchover where the key's column has no

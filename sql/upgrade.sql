@@ -1,6 +1,7 @@
--- Upgrade paths.  A new install runs id_gen--1.0.sql and then every upgrade
--- script; an installation of the first release walks the same scripts with
--- ALTER EXTENSION UPDATE.  Both must end with exactly the same objects.
+-- Upgrade paths.  A new install runs the full script of the current version
+-- (id_gen--1.3.sql); an installation of an earlier version walks the upgrade
+-- scripts with ALTER EXTENSION UPDATE.  Both must end with exactly the same
+-- objects, comments and privileges.
 SELECT source, target, path FROM pg_extension_update_paths('id_gen')
  WHERE path IS NOT NULL ORDER BY source, target;
 
@@ -15,6 +16,11 @@ SELECT source, target, path FROM pg_extension_update_paths('id_gen')
 
 CREATE DATABASE id_gen_upgraded;
 CREATE DATABASE id_gen_fresh;
+
+-- Comments and privileges of the members: an upgrade script that forgets a
+-- COMMENT or a GRANT leaves users with a different extension than a fresh
+-- install gives.
+\set annotations 'SELECT md5(string_agg(line, E\'\\n\' ORDER BY line)) AS annotations_md5, count(described) AS commented FROM (SELECT pg_describe_object(d.classid, d.objid, d.objsubid) || \': \' || coalesce(ds.description, \'-\') || \' \' || coalesce((SELECT relacl::text FROM pg_class WHERE d.classid = \'pg_class\'::regclass AND oid = d.objid), (SELECT proacl::text FROM pg_proc WHERE d.classid = \'pg_proc\'::regclass AND oid = d.objid), (SELECT nspacl::text FROM pg_namespace WHERE d.classid = \'pg_namespace\'::regclass AND oid = d.objid), (SELECT typacl::text FROM pg_type WHERE d.classid = \'pg_type\'::regclass AND oid = d.objid), \'-\') AS line, ds.description AS described FROM pg_depend d LEFT JOIN pg_description ds ON ds.classoid = d.classid AND ds.objoid = d.objid AND ds.objsubid = d.objsubid WHERE d.refclassid = \'pg_extension\'::regclass AND d.deptype = \'e\' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\')) x;'
 
 \c id_gen_upgraded
 CREATE EXTENSION id_gen VERSION '1.0';
@@ -45,6 +51,7 @@ SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids, max(id) AS max_id F
 -- Members and configuration tables of the updated extension.
 :members
 :definitions
+:annotations
 
 \c id_gen_fresh
 CREATE EXTENSION id_gen;
@@ -52,6 +59,7 @@ SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
 -- The same members (same count and digest) and configuration tables.
 :members
 :definitions
+:annotations
 
 \c postgres
 DROP DATABASE id_gen_upgraded;

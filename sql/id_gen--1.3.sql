@@ -1,0 +1,596 @@
+/* sql/id_gen--1.3.sql: the whole extension at version 1.3 */
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION id_gen" to load this file. \quit
+
+-- An installation of an earlier version reaches the same objects through the
+-- upgrade scripts (id_gen--1.0.sql, then id_gen--1.0--1.1.sql and so on);
+-- sql/upgrade.sql checks that both ways end alike.
+
+-- Internal objects (state tables, sequences, helpers) live in a schema the
+-- extension owns; public functions go into the schema chosen at CREATE
+-- EXTENSION (@extschema@).
+CREATE SCHEMA id_gen;
+COMMENT ON SCHEMA id_gen IS 'internal state of the id_gen extension';
+GRANT USAGE ON SCHEMA id_gen TO PUBLIC;
+
+CREATE FUNCTION id_gen.noop() RETURNS bigint
+    AS 'MODULE_PATHNAME', 'id_gen_noop'
+    LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.noop() IS
+    'returns 0: the cost of a trivial C call, the floor benchmarks compare generators with';
+
+-- ---------------------------------------------------------------------------
+-- Hi/Lo keys
+-- ---------------------------------------------------------------------------
+
+-- The hi table: one row per table with a Hi/Lo key.  The hi values themselves
+-- live in a sequence per key (non-transactional, WAL-logged, crash-safe,
+-- replicated, dumped with its value); this row says which sequence, with
+-- which formula and block size.  relid is regclass so that pg_dump writes
+-- its name and a restore maps it to the new OID.  seq names the sequence
+-- instead: logical replication carries tables but no sequences (PostgreSQL
+-- 15-17), so a regclass naming a key's own sequence could not even be
+-- copied to a subscriber, and restores may bring rows whose sequence is
+-- absent.  The name is schema-qualified and quoted, exactly as
+-- pg_identify_object() and pg_event_trigger_dropped_objects() write it, and
+-- resolved at use: a key whose own sequence does not exist gets one that
+-- starts above the table's ids.  Users read it; only the extension's
+-- functions (running as the extension owner) write it.
+CREATE TABLE id_gen.hilo_key (
+    relid regclass PRIMARY KEY,
+    seq text NOT NULL,
+    strategy text NOT NULL
+        CHECK (strategy IN ('classic', 'legacy', 'pooled_lo', 'pooled')),
+    max_lo integer NOT NULL CHECK (max_lo > 0),
+    own_seq boolean NOT NULL
+);
+COMMENT ON TABLE id_gen.hilo_key IS
+    'Hi/Lo keys: which sequence each table draws hi values from, with which formula and block size';
+SELECT pg_catalog.pg_extension_config_dump('id_gen.hilo_key', '');
+REVOKE ALL ON id_gen.hilo_key FROM PUBLIC;
+GRANT SELECT ON id_gen.hilo_key TO PUBLIC;
+
+-- Numbers the sequences created for keys (id_gen.hilo_seq_<n>): names must
+-- not come from OIDs, which change on restore.
+CREATE SEQUENCE id_gen.hilo_seq_counter AS bigint MINVALUE 1;
+COMMENT ON SEQUENCE id_gen.hilo_seq_counter IS
+    'numbers the sequences created for Hi/Lo keys (id_gen.hilo_seq_<n>)';
+SELECT pg_catalog.pg_extension_config_dump('id_gen.hilo_seq_counter', '');
+REVOKE ALL ON id_gen.hilo_seq_counter FROM PUBLIC;
+
+CREATE FUNCTION hilo_next(tbl regclass) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'hilo_next'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hilo_next(regclass) IS
+    'next id of the table''s Hi/Lo key; use as DEFAULT hilo_next(''t''); needs INSERT on the table';
+
+CREATE FUNCTION hilo_set_max_lo(tbl regclass, max_lo integer) RETURNS void
+    AS 'MODULE_PATHNAME', 'hilo_set_max_lo'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hilo_set_max_lo(regclass, integer) IS
+    'changes the block size of the table''s Hi/Lo key, moving its hi above every id already issued; committed at once, not undone by ROLLBACK (like setval); table owner only';
+
+CREATE FUNCTION hilo_bind(tbl regclass, seq regclass, strategy text,
+                          max_lo integer DEFAULT NULL) RETURNS void
+    AS 'MODULE_PATHNAME', 'hilo_bind'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hilo_bind(regclass, regclass, text, integer) IS
+    'makes the table''s Hi/Lo key draw from an existing sequence with an ORM''s formula: classic, legacy, pooled_lo or pooled; committed at once, not undone by ROLLBACK (like setval)';
+
+-- Moves a key above the data (Marten's SetFloor): after a bulk load with
+-- explicit ids, a restore, or a switchover where the key's column has no
+-- index for the draw-time check.
+CREATE FUNCTION hilo_set_floor(tbl regclass, next_id bigint DEFAULT NULL) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'hilo_set_floor'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hilo_set_floor(regclass, bigint) IS
+    'moves the table''s Hi/Lo key forward: its next blocks start above every id in the key''s column(s) and at or above next_id; returns the next block''s first id; table owner only';
+
+-- Where each key stands.  reserved_to is the highest id any backend may have
+-- handed out or hold in its cached block; every later block starts above it.
+-- sequence is NULL while the named sequence does not exist here.
+CREATE VIEW hilo_keys AS
+SELECT k.relid AS table_name,
+       k.strategy,
+       CASE WHEN k.strategy IN ('pooled', 'pooled_lo') THEN s.seqincrement
+            ELSE k.max_lo END AS max_lo,
+       s.seqrelid::pg_catalog.regclass AS sequence,
+       k.own_seq AS own_sequence,
+       v.last_hi,
+       CASE WHEN v.last_hi IS NULL THEN NULL
+            ELSE LEAST(9223372036854775807,
+                   CASE k.strategy
+                     WHEN 'classic' THEN (v.last_hi::numeric + 1) * k.max_lo - 1
+                     WHEN 'legacy' THEN (v.last_hi::numeric + 1) * (k.max_lo + 1) - 1
+                     WHEN 'pooled_lo' THEN v.last_hi::numeric + s.seqincrement - 1
+                     ELSE v.last_hi::numeric END)::bigint
+       END AS reserved_to
+  FROM id_gen.hilo_key k
+  LEFT JOIN pg_catalog.pg_sequence s ON s.seqrelid = pg_catalog.to_regclass(k.seq)
+  CROSS JOIN LATERAL (
+       SELECT CASE WHEN s.seqrelid IS NOT NULL
+                    AND pg_catalog.has_sequence_privilege(s.seqrelid, 'SELECT')
+                   THEN pg_catalog.pg_sequence_last_value(s.seqrelid) END AS last_hi) v;
+COMMENT ON VIEW hilo_keys IS
+    'Hi/Lo keys: table, formula, block size, sequence, last hi drawn and the highest id reserved so far';
+GRANT SELECT ON hilo_keys TO PUBLIC;
+
+-- Dropping objects.  A dropped table takes its row and its own sequence
+-- along.  The extension's own sequence of a key whose table exists cannot be
+-- dropped (only the extension owner or a superuser could try): the key would
+-- start again.  But a sequence the key was bound to belongs to someone else,
+-- who may hold no more than USAGE granted to the table's owner: its owner
+-- can always drop it (DROP SEQUENCE, DROP SCHEMA ... CASCADE, DROP OWNED
+-- BY).  The key then goes, with a NOTICE, and its next use creates a fresh
+-- key that starts above the table's ids, so none is issued again.
+CREATE FUNCTION id_gen.hilo_on_drop() RETURNS event_trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    k record;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM id_gen.hilo_key) THEN
+        RETURN;
+    END IF;
+    FOR k IN
+        SELECT h.relid::oid AS relid, h.seq, h.own_seq,
+               EXISTS (SELECT 1 FROM pg_event_trigger_dropped_objects() d
+                        WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
+                          AND d.objid = h.relid::oid) AS table_dropped,
+               EXISTS (SELECT 1 FROM pg_event_trigger_dropped_objects() d
+                        WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
+                          AND d.object_type = 'sequence'
+                          AND d.object_identity = h.seq) AS seq_dropped
+          FROM id_gen.hilo_key h
+    LOOP
+        IF k.table_dropped THEN
+            DELETE FROM id_gen.hilo_key WHERE relid::oid = k.relid;
+            -- Only a sequence of the extension's own, and only if no other
+            -- key names it.
+            IF k.own_seq AND NOT k.seq_dropped
+               AND NOT EXISTS (SELECT 1 FROM id_gen.hilo_key o WHERE o.seq = k.seq)
+               AND EXISTS (SELECT 1 FROM pg_class c
+                            WHERE c.oid = to_regclass(k.seq) AND c.relkind = 'S'
+                              AND c.relnamespace = 'id_gen'::regnamespace) THEN
+                EXECUTE format('DROP SEQUENCE IF EXISTS %s', to_regclass(k.seq));
+            END IF;
+        ELSIF k.seq_dropped AND k.own_seq THEN
+            RAISE EXCEPTION 'cannot drop sequence %: it serves the Hi/Lo key of table %',
+                    k.seq, k.relid::regclass
+                USING ERRCODE = 'dependent_objects_still_exist',
+                      DETAIL = 'Without it the key would start again and reissue ids.',
+                      HINT = 'Drop the table first; its key goes with it.';
+        ELSIF k.seq_dropped THEN
+            DELETE FROM id_gen.hilo_key WHERE relid::oid = k.relid;
+            RAISE NOTICE 'the Hi/Lo key of table % was bound to sequence %, which is dropped: the key is removed',
+                    k.relid::regclass, k.seq
+                USING DETAIL = 'The next hilo_next() creates a fresh key that starts above the table''s ids.',
+                      HINT = 'To share a sequence with an application again, hilo_bind() the key to it.';
+        END IF;
+    END LOOP;
+END
+$$;
+REVOKE ALL ON FUNCTION id_gen.hilo_on_drop() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.hilo_on_drop() IS
+    'removes the Hi/Lo key of a dropped table (and its own sequence); refuses to drop the extension''s sequence of a live key; removes a key whose bound sequence is dropped';
+CREATE EVENT TRIGGER id_gen_hilo_on_drop ON sql_drop
+    EXECUTE FUNCTION id_gen.hilo_on_drop();
+COMMENT ON EVENT TRIGGER id_gen_hilo_on_drop IS
+    'keeps id_gen.hilo_key free of rows for dropped tables';
+
+-- ---------------------------------------------------------------------------
+-- Clock floor, snowflake, decimal_id
+-- ---------------------------------------------------------------------------
+
+-- Server-wide state that must outlive this extension and be shared by every
+-- database of the server: the clock floor of the snowflake and timeuuid
+-- streams (Unix ms), and the next free decimal_id() generator id.  Each is
+-- kept as the progress of a replication origin: server-wide, WAL-logged,
+-- replayed after a crash and on streaming standbys, and written without a
+-- transaction.  Origins are not extension members: DROP EXTENSION leaves
+-- them, so that a reinstall never reissues an id.  Each takes one of the
+-- max_replication_slots progress slots; with max_replication_slots = 0 the
+-- generators fall back to per-database state and say so with a WARNING.
+DO $$
+DECLARE
+    origin text;
+BEGIN
+    IF pg_catalog.current_setting('max_replication_slots')::integer > 0 THEN
+        FOREACH origin IN ARRAY ARRAY['id_gen_clock_floor', 'id_gen_decimal_generators'] LOOP
+            IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_origin WHERE roname = origin) THEN
+                PERFORM pg_catalog.pg_replication_origin_create(origin);
+            END IF;
+        END LOOP;
+    END IF;
+END
+$$;
+
+-- The persistent clock floor of this database (Unix ms): no snowflake id is
+-- issued at a time above it, and it is WAL-logged and flushed before it is
+-- raised, so after a crash, a restart or a failover the generators start
+-- above it.  Set with setval semantics by the extension only.
+CREATE SEQUENCE id_gen.clock_floor MINVALUE 0 START 0 NO CYCLE;
+SELECT pg_catalog.setval('id_gen.clock_floor', 0, true);
+SELECT pg_catalog.pg_extension_config_dump('id_gen.clock_floor', '');
+REVOKE ALL ON SEQUENCE id_gen.clock_floor FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.clock_floor IS
+    'persisted clock floor (Unix ms) of the server-wide generators in this database';
+
+-- decimal_id() generator ids: one is taken per server start and database
+-- (and when a generator's counter is used up); never cycles.
+CREATE SEQUENCE id_gen.decimal_generator MINVALUE 0 MAXVALUE 99999 START 0 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.decimal_generator', '');
+REVOKE ALL ON SEQUENCE id_gen.decimal_generator FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.decimal_generator IS
+    'generator ids taken by decimal_id() in this database (0..99999, no cycle)';
+
+-- Generators write WAL-logged state now and then (like nextval): PARALLEL UNSAFE.
+CREATE FUNCTION snowflake_next() RETURNS bigint
+    AS 'MODULE_PATHNAME', 'snowflake_next'
+    LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION snowflake_next() IS
+    'next snowflake id of this server: 41-bit ms since id_gen.snowflake_epoch, 10-bit id_gen.worker_id, 12-bit sequence; unique and strictly increasing';
+
+CREATE FUNCTION snowflake_next_batch(n integer) RETURNS SETOF bigint
+    AS 'MODULE_PATHNAME', 'snowflake_next_batch'
+    LANGUAGE C VOLATILE PARALLEL UNSAFE ROWS 100;
+COMMENT ON FUNCTION snowflake_next_batch(integer) IS
+    'n (1..4096) consecutive snowflake ids of one millisecond, reserved in one atomic step';
+
+-- Decoding depends on the server's epoch setting: STABLE, not IMMUTABLE.
+CREATE FUNCTION snowflake_decode(id bigint, OUT ts timestamptz, OUT worker_id integer, OUT sequence integer)
+    AS 'MODULE_PATHNAME', 'snowflake_decode'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_decode(bigint) IS
+    'time (ms), worker id and sequence of a snowflake id';
+
+CREATE FUNCTION snowflake_min_id(ts timestamptz) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'snowflake_min_id'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_min_id(timestamptz) IS
+    'smallest snowflake id of any worker at that time: WHERE id >= snowflake_min_id(t) selects ids issued at or after t';
+
+CREATE FUNCTION snowflake_state(
+    OUT worker_id integer, OUT epoch timestamptz, OUT last_id bigint, OUT last_time timestamptz,
+    OUT ids_issued bigint, OUT next_ms_waits bigint, OUT clock_backward_events bigint,
+    OUT clock_backward_errors bigint, OUT clock_floor timestamptz, OUT clock_floor_advances bigint,
+    OUT time_exhausted_at timestamptz, OUT time_left interval, OUT started timestamptz)
+    AS 'MODULE_PATHNAME', 'snowflake_state'
+    LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_state() IS
+    'state of this server''s snowflake generator since it started; warns when the 41-bit time runs out within a year';
+
+CREATE FUNCTION decimal_id() RETURNS bigint
+    AS 'MODULE_PATHNAME', 'decimal_id'
+    LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION decimal_id() IS
+    'counter * 10^10 + generator_id * 10^5 + id_gen.launch_id, strictly increasing within a generator';
+
+CREATE FUNCTION decimal_id_decode(id bigint, OUT counter bigint, OUT generator_id integer, OUT launch_id integer)
+    AS 'MODULE_PATHNAME', 'decimal_id_decode'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION decimal_id_decode(bigint) IS
+    'counter, generator id and launch id of a decimal_id';
+
+CREATE FUNCTION decimal_id_state(
+    OUT launch_id integer, OUT generator_id integer, OUT counter bigint,
+    OUT generators_taken bigint, OUT generator_ids_left bigint)
+    AS 'MODULE_PATHNAME', 'decimal_id_state'
+    LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION decimal_id_state() IS
+    'decimal_id() state of this database: launch id, current generator id and counter, generator ids taken since start and left';
+
+-- Test hook: jump this database's decimal_id counter forward (never back).
+CREATE FUNCTION id_gen.decimal_id_skip(counter bigint) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'decimal_id_skip'
+    LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION id_gen.decimal_id_skip(bigint) FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.decimal_id_skip(bigint) IS
+    'test hook (superuser): move this database''s decimal_id counter forward to reach its end in tests';
+
+-- ---------------------------------------------------------------------------
+-- timeuuid: a 16-byte UUID stored, printed and sent exactly like uuid, that
+-- holds only time-based UUIDs (RFC 9562 versions 1, 6 and 7, plus the nil and
+-- max UUIDs as sentinels) and sorts them by the time they carry.
+-- ---------------------------------------------------------------------------
+
+CREATE TYPE timeuuid;
+
+CREATE FUNCTION timeuuid_in(cstring) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_in'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_out(timeuuid) RETURNS cstring
+    AS 'MODULE_PATHNAME', 'timeuuid_out'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_recv(internal) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_recv'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_send(timeuuid) RETURNS bytea
+    AS 'MODULE_PATHNAME', 'timeuuid_send'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Same physical representation as uuid (pg_type: typlen 16, typbyval false,
+-- typalign c, typstorage p), so the binary cast below is sound.
+CREATE TYPE timeuuid (
+    INPUT = timeuuid_in,
+    OUTPUT = timeuuid_out,
+    RECEIVE = timeuuid_recv,
+    SEND = timeuuid_send,
+    INTERNALLENGTH = 16,
+    ALIGNMENT = char,
+    STORAGE = plain,
+    CATEGORY = 'U'
+);
+COMMENT ON TYPE timeuuid IS
+    'time-ordered UUID (RFC 9562 versions 1, 6, 7): stored like uuid, sorted by the time it carries';
+
+-- Casts.  timeuuid -> uuid is binary: every timeuuid is a valid uuid.
+-- uuid -> timeuuid cannot be binary: a binary-coercible cast runs no code,
+-- so a version 4 uuid would become a timeuuid unchecked and break the time
+-- order's assumptions; it is a function that validates (ERROR 22023).
+-- Both are AS ASSIGNMENT, not IMPLICIT: INSERT/UPDATE between uuid and
+-- timeuuid columns work, but a comparison such as timeuuid_col = uuid_val
+-- is an error asking for a cast instead of silently comparing as uuid (in
+-- byte order, without the timeuuid index).
+CREATE FUNCTION timeuuid(uuid) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_from_uuid'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid(uuid) IS
+    'cast uuid to timeuuid, rejecting versions other than 1, 6 and 7';
+CREATE CAST (timeuuid AS uuid) WITHOUT FUNCTION AS ASSIGNMENT;
+CREATE CAST (uuid AS timeuuid) WITH FUNCTION timeuuid(uuid) AS ASSIGNMENT;
+
+-- Comparison.
+CREATE FUNCTION timeuuid_eq(timeuuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION timeuuid_ne(timeuuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION timeuuid_lt(timeuuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION timeuuid_le(timeuuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION timeuuid_gt(timeuuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION timeuuid_ge(timeuuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION timeuuid_cmp(timeuuid, timeuuid) RETURNS integer
+    AS 'MODULE_PATHNAME', 'timeuuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION timeuuid_sortsupport(internal) RETURNS void
+    AS 'MODULE_PATHNAME', 'timeuuid_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_hash(timeuuid) RETURNS integer
+    AS 'MODULE_PATHNAME', 'timeuuid_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION timeuuid_hash_extended(timeuuid, bigint) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'timeuuid_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION timeuuid_smaller(timeuuid, timeuuid) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_smaller' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_larger(timeuuid, timeuuid) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_larger' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION timeuuid_eq(timeuuid, timeuuid) IS 'implementation of = for timeuuid';
+COMMENT ON FUNCTION timeuuid_ne(timeuuid, timeuuid) IS 'implementation of <> for timeuuid';
+COMMENT ON FUNCTION timeuuid_lt(timeuuid, timeuuid) IS 'implementation of < for timeuuid (time order)';
+COMMENT ON FUNCTION timeuuid_le(timeuuid, timeuuid) IS 'implementation of <= for timeuuid (time order)';
+COMMENT ON FUNCTION timeuuid_gt(timeuuid, timeuuid) IS 'implementation of > for timeuuid (time order)';
+COMMENT ON FUNCTION timeuuid_ge(timeuuid, timeuuid) IS 'implementation of >= for timeuuid (time order)';
+COMMENT ON FUNCTION timeuuid_cmp(timeuuid, timeuuid) IS 'btree comparison of timeuuid: -1, 0 or 1 in time order';
+COMMENT ON FUNCTION timeuuid_sortsupport(internal) IS 'btree sort support of timeuuid, with abbreviated keys';
+COMMENT ON FUNCTION timeuuid_hash(timeuuid) IS 'hash of timeuuid (of its 16 bytes)';
+COMMENT ON FUNCTION timeuuid_hash_extended(timeuuid, bigint) IS '64-bit seeded hash of timeuuid (of its 16 bytes)';
+COMMENT ON FUNCTION timeuuid_smaller(timeuuid, timeuuid) IS 'the earlier of two timeuuids (for min)';
+COMMENT ON FUNCTION timeuuid_larger(timeuuid, timeuuid) IS 'the later of two timeuuids (for max)';
+
+CREATE OPERATOR = (
+    LEFTARG = timeuuid, RIGHTARG = timeuuid, FUNCTION = timeuuid_eq,
+    COMMUTATOR = =, NEGATOR = <>,
+    RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = timeuuid, RIGHTARG = timeuuid, FUNCTION = timeuuid_ne,
+    COMMUTATOR = <>, NEGATOR = =,
+    RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = timeuuid, RIGHTARG = timeuuid, FUNCTION = timeuuid_lt,
+    COMMUTATOR = >, NEGATOR = >=,
+    RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = timeuuid, RIGHTARG = timeuuid, FUNCTION = timeuuid_le,
+    COMMUTATOR = >=, NEGATOR = >,
+    RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = timeuuid, RIGHTARG = timeuuid, FUNCTION = timeuuid_gt,
+    COMMUTATOR = <, NEGATOR = <=,
+    RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = timeuuid, RIGHTARG = timeuuid, FUNCTION = timeuuid_ge,
+    COMMUTATOR = <=, NEGATOR = <,
+    RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (timeuuid, timeuuid) IS 'equal';
+COMMENT ON OPERATOR <> (timeuuid, timeuuid) IS 'not equal';
+COMMENT ON OPERATOR < (timeuuid, timeuuid) IS 'earlier than';
+COMMENT ON OPERATOR <= (timeuuid, timeuuid) IS 'earlier than or equal';
+COMMENT ON OPERATOR > (timeuuid, timeuuid) IS 'later than';
+COMMENT ON OPERATOR >= (timeuuid, timeuuid) IS 'later than or equal';
+
+-- Operator classes: btree (compare, sortsupport, equalimage: equality is
+-- byte equality, so deduplication is safe), hash, and BRIN minmax.
+CREATE OPERATOR CLASS timeuuid_ops
+    DEFAULT FOR TYPE timeuuid USING btree AS
+        OPERATOR 1 <,
+        OPERATOR 2 <=,
+        OPERATOR 3 =,
+        OPERATOR 4 >=,
+        OPERATOR 5 >,
+        FUNCTION 1 timeuuid_cmp(timeuuid, timeuuid),
+        FUNCTION 2 timeuuid_sortsupport(internal),
+        FUNCTION 4 btequalimage(oid);
+
+CREATE OPERATOR CLASS timeuuid_hash_ops
+    DEFAULT FOR TYPE timeuuid USING hash AS
+        OPERATOR 1 =,
+        FUNCTION 1 timeuuid_hash(timeuuid),
+        FUNCTION 2 timeuuid_hash_extended(timeuuid, bigint);
+
+CREATE OPERATOR CLASS timeuuid_minmax_ops
+    DEFAULT FOR TYPE timeuuid USING brin AS
+        OPERATOR 1 <,
+        OPERATOR 2 <=,
+        OPERATOR 3 =,
+        OPERATOR 4 >=,
+        OPERATOR 5 >,
+        FUNCTION 1 brin_minmax_opcinfo(internal),
+        FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
+        FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
+        FUNCTION 4 brin_minmax_union(internal, internal, internal);
+
+-- Non-default BRIN classes, as core has for uuid: minmax-multi (several
+-- ranges per block range, for tables filled mostly but not strictly in time
+-- order, e.g. with back-filled rows) and bloom (equality only).
+CREATE FUNCTION timeuuid_minmax_multi_distance(internal, internal) RETURNS double precision
+    AS 'MODULE_PATHNAME', 'timeuuid_minmax_multi_distance'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_minmax_multi_distance(internal, internal) IS
+    'BRIN minmax-multi support: distance of two timeuuids on the time line';
+
+CREATE OPERATOR CLASS timeuuid_minmax_multi_ops
+    FOR TYPE timeuuid USING brin AS
+        OPERATOR 1 <,
+        OPERATOR 2 <=,
+        OPERATOR 3 =,
+        OPERATOR 4 >=,
+        OPERATOR 5 >,
+        FUNCTION 1 brin_minmax_multi_opcinfo(internal),
+        FUNCTION 2 brin_minmax_multi_add_value(internal, internal, internal, internal),
+        FUNCTION 3 brin_minmax_multi_consistent(internal, internal, internal, integer),
+        FUNCTION 4 brin_minmax_multi_union(internal, internal, internal),
+        FUNCTION 5 brin_minmax_multi_options(internal),
+        FUNCTION 11 timeuuid_minmax_multi_distance(internal, internal);
+
+CREATE OPERATOR CLASS timeuuid_bloom_ops
+    FOR TYPE timeuuid USING brin AS
+        OPERATOR 1 =,
+        FUNCTION 1 brin_bloom_opcinfo(internal),
+        FUNCTION 2 brin_bloom_add_value(internal, internal, internal, internal),
+        FUNCTION 3 brin_bloom_consistent(internal, internal, internal, integer),
+        FUNCTION 4 brin_bloom_union(internal, internal, internal),
+        FUNCTION 5 brin_bloom_options(internal),
+        FUNCTION 11 timeuuid_hash(timeuuid);
+
+-- min and max in time order; the sort operators let the planner answer
+-- them from a btree index.
+CREATE AGGREGATE min(timeuuid) (
+    SFUNC = timeuuid_smaller, STYPE = timeuuid, COMBINEFUNC = timeuuid_smaller,
+    SORTOP = <, PARALLEL = SAFE
+);
+CREATE AGGREGATE max(timeuuid) (
+    SFUNC = timeuuid_larger, STYPE = timeuuid, COMBINEFUNC = timeuuid_larger,
+    SORTOP = >, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE min(timeuuid) IS 'earliest timeuuid';
+COMMENT ON AGGREGATE max(timeuuid) IS 'latest timeuuid';
+
+-- ---------------------------------------------------------------------------
+-- Generators.  timeuuid_next() state is one word in shared memory: VOLATILE
+-- PARALLEL SAFE (workers share it).  The others hold no state.
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION timeuuid_next() RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_next'
+    LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_next() IS
+    'version 7 timeuuid, strictly increasing across all sessions of the server';
+
+CREATE FUNCTION timeuuid_next(timestamptz) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_next_at'
+    LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_next(timestamptz) IS
+    'version 7 timeuuid at the given time with random low bits, for back-filling (not monotonic)';
+
+CREATE FUNCTION uuidv7() RETURNS uuid
+    AS 'MODULE_PATHNAME', 'idgen_uuidv7'
+    LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION uuidv7() IS
+    'PostgreSQL 18 name: version 7 uuid from the same server-wide increasing stream as timeuuid_next()';
+
+CREATE FUNCTION uuidv7(interval) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'idgen_uuidv7_interval'
+    LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuidv7(interval) IS
+    'PostgreSQL 18 name: version 7 uuid for the current time shifted by the interval (not monotonic)';
+
+CREATE FUNCTION timeuuid_v6() RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_v6'
+    LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_v6() IS
+    'version 6 timeuuid: libuuid''s time-based (version 1) UUID with its timestamp reordered';
+
+-- ---------------------------------------------------------------------------
+-- Pure functions.
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION timeuuid_min(timestamptz) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_min'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_min(timestamptz) IS
+    'smallest timeuuid of the millisecond holding the time (Cassandra minTimeuuid)';
+
+CREATE FUNCTION timeuuid_max(timestamptz) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_max'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_max(timestamptz) IS
+    'largest timeuuid of the millisecond holding the time (Cassandra maxTimeuuid)';
+
+CREATE FUNCTION timeuuid_timestamp(timeuuid) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'timeuuid_timestamp'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_timestamp(timeuuid) IS
+    'time carried by a timeuuid (v1/v6 to the microsecond, v7 to the millisecond); NULL for nil and max';
+
+CREATE FUNCTION timeuuid_v1_to_v6(uuid) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_v1_to_v6'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_v1_to_v6(uuid) IS
+    'version 1 UUID reordered into the sortable version 6 layout (same time, clock sequence and node)';
+
+CREATE FUNCTION timeuuid_v6_to_v1(timeuuid) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_v6_to_v1'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_v6_to_v1(timeuuid) IS
+    'version 6 timeuuid back in version 1 layout';
+
+CREATE FUNCTION timeuuid_from_sqlserver(uuid) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_from_sqlserver'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_from_sqlserver(uuid) IS
+    'version 1 timeuuid from a SQL Server NEWSEQUENTIALID() value (first three fields byte-swapped)';
+
+-- PostgreSQL 17/18 names (core 15 has neither).  The uuid forms behave as
+-- core's: NULL unless RFC 9562 variant, and a timestamp only for versions 1
+-- and 7.  The timeuuid form of uuid_extract_timestamp also reads version 6.
+CREATE FUNCTION uuid_extract_timestamp(uuid) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'idgen_uuid_extract_timestamp'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_extract_timestamp(uuid) IS
+    'PostgreSQL 17 name: timestamp of a version 1 or 7 uuid, else NULL';
+
+CREATE FUNCTION uuid_extract_timestamp(timeuuid) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'timeuuid_timestamp'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_extract_timestamp(timeuuid) IS
+    'PostgreSQL 17 name for timeuuid_timestamp(timeuuid)';
+
+CREATE FUNCTION uuid_extract_version(uuid) RETURNS smallint
+    AS 'MODULE_PATHNAME', 'idgen_uuid_extract_version'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_extract_version(uuid) IS
+    'PostgreSQL 17 name: version of an RFC 9562 variant uuid, else NULL';
+
+CREATE FUNCTION uuid_extract_version(timeuuid) RETURNS smallint
+    AS 'MODULE_PATHNAME', 'idgen_uuid_extract_version'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_extract_version(timeuuid) IS
+    'PostgreSQL 17 name: version of a timeuuid (1, 6 or 7), NULL for nil and max';

@@ -6,7 +6,9 @@
 -- a sequence (which no rollback undoes) and change the key's row, so they
 -- too are committed at once by that worker, like setval(): ROLLBACK does
 -- not undo them.  Other sessions interleaving with such a transaction are
--- in test/specs/hilo_admin_rollback.spec.  hilo_try() is defined in hilo.sql.
+-- in test/specs/hilo_admin_rollback.spec.
+-- A statement expected to fail is followed by \echo :LAST_ERROR_SQLSTATE:
+-- the output shows the error as a client sees it, then its SQLSTATE.
 
 -- A key with blocks of 10 that has reserved ids up to 29 (hi 0, 1, 2).
 CREATE TABLE rb (id bigint PRIMARY KEY DEFAULT hilo_next('rb'));
@@ -89,11 +91,11 @@ SELECT count(*) = count(DISTINCT id) AS unique_ids FROM rb;
 \c
 BEGIN;
 INSERT INTO rb DEFAULT VALUES;	-- a new session: draws a block from rb_app_seq
-SELECT hilo_try($$SELECT hilo_set_max_lo('rb', 20)$$);
+SELECT hilo_set_max_lo('rb', 20); \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 BEGIN;
 SELECT nextval('rb_app_seq') > 0 AS application_draws;
-SELECT hilo_try($$SELECT hilo_set_max_lo('rb', 20)$$);
+SELECT hilo_set_max_lo('rb', 20); \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 SELECT max_lo FROM hilo_keys WHERE table_name = 'rb'::regclass;
 -- In a transaction of its own it works, and moves the sequence forward.
@@ -106,7 +108,7 @@ SELECT max_lo FROM hilo_keys WHERE table_name = 'rb'::regclass;
 CREATE TABLE rb_late (id bigint);
 BEGIN;
 CREATE SEQUENCE rb_late_seq INCREMENT 10;
-SELECT hilo_try($$SELECT hilo_bind('rb_late', 'rb_late_seq', 'pooled_lo')$$);
+SELECT hilo_bind('rb_late', 'rb_late_seq', 'pooled_lo'); \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 SELECT count(*) AS no_key FROM id_gen.hilo_key WHERE relid = 'rb_late'::regclass;
 

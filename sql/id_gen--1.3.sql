@@ -87,25 +87,30 @@ CREATE FUNCTION hilo_set_floor(tbl regclass, next_id bigint DEFAULT NULL) RETURN
 COMMENT ON FUNCTION hilo_set_floor(regclass, bigint) IS
     'moves the table''s Hi/Lo key forward: its next blocks start above every id in the key''s column(s) and at or above next_id; returns the next block''s first id; table owner only';
 
+-- The strategy rules the view shows, from the same code the generator uses.
+CREATE FUNCTION id_gen.hilo_block_size(strategy text, max_lo integer, increment bigint) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'hilo_block_size'
+    LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.hilo_block_size(text, integer, bigint) IS
+    'block size of a Hi/Lo key: max_lo, or the sequence''s increment for the pooled strategies';
+CREATE FUNCTION id_gen.hilo_reserved_to(strategy text, last_hi bigint, size bigint) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'hilo_reserved_to'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.hilo_reserved_to(text, bigint, bigint) IS
+    'last id of the block a Hi/Lo key''s sequence value reserves (capped at 9223372036854775807)';
+
 -- Where each key stands.  reserved_to is the highest id any backend may have
 -- handed out or hold in its cached block; every later block starts above it.
 -- sequence is NULL while the named sequence does not exist here.
 CREATE VIEW hilo_keys AS
 SELECT k.relid AS table_name,
        k.strategy,
-       CASE WHEN k.strategy IN ('pooled', 'pooled_lo') THEN s.seqincrement
-            ELSE k.max_lo END AS max_lo,
+       id_gen.hilo_block_size(k.strategy, k.max_lo, s.seqincrement) AS max_lo,
        s.seqrelid::pg_catalog.regclass AS sequence,
        k.own_seq AS own_sequence,
        v.last_hi,
-       CASE WHEN v.last_hi IS NULL THEN NULL
-            ELSE LEAST(9223372036854775807,
-                   CASE k.strategy
-                     WHEN 'classic' THEN (v.last_hi::numeric + 1) * k.max_lo - 1
-                     WHEN 'legacy' THEN (v.last_hi::numeric + 1) * (k.max_lo + 1) - 1
-                     WHEN 'pooled_lo' THEN v.last_hi::numeric + s.seqincrement - 1
-                     ELSE v.last_hi::numeric END)::bigint
-       END AS reserved_to
+       id_gen.hilo_reserved_to(k.strategy, v.last_hi,
+                               id_gen.hilo_block_size(k.strategy, k.max_lo, s.seqincrement)) AS reserved_to
   FROM id_gen.hilo_key k
   LEFT JOIN pg_catalog.pg_sequence s ON s.seqrelid = pg_catalog.to_regclass(k.seq)
   CROSS JOIN LATERAL (

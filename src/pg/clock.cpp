@@ -3,9 +3,9 @@
  * clock.hpp for the protocol).
  *
  * Shared memory "id_gen clock floors": the server-wide floor as published
- * (server_ms) and one slot per database.  Locking:
- *  - the spinlock guards only the assignment of a slot to a database and
- *    loaded_ms;
+ * (server_ms) and one slot per database (indexed as db_slots.hpp says).
+ * Locking:
+ *  - the spinlock guards only loaded_ms;
  *  - loading and advancing a database's floors is serialised by a
  *    self-conflicting heavyweight lock (ShareUpdateExclusiveLock) on that
  *    database's id_gen.clock_floor sequence, taken and released around the
@@ -22,9 +22,12 @@
  */
 #include "pg/clock.hpp"
 
+#include "pg/db_slots.hpp"
+#include "pg/extension_owner.hpp"
 #include "pg/guc.hpp"
 #include "pg/server_floor.hpp"
 #include "pg/shmem.hpp"
+#include "pg/unix_time.hpp"
 
 extern "C" {
 #include "access/htup_details.h"
@@ -35,6 +38,7 @@ extern "C" {
 #include "storage/lmgr.h"
 #include "storage/spin.h"
 #include "utils/fmgrprotos.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
@@ -52,6 +56,9 @@ typedef struct IdgenClockShared
 static IdgenClockShared *clock_shared = nullptr;
 static IdgenFloorSlot *my_slot = nullptr;
 
+/* id_gen.clock_floor of this database, looked up once (reset on invalidation). */
+static Oid	floor_seq = InvalidOid;
+
 #define IDGEN_MAX_FLOOR_HOOKS 4
 static IdgenFloorHook floor_hooks[IDGEN_MAX_FLOOR_HOOKS];
 static int	nfloor_hooks = 0;
@@ -65,23 +72,25 @@ idgen_clock_on_load(IdgenFloorHook hook)
 }
 
 int64
-idgen_clock_now_us(void)
+idgen_clock_now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000 +
-		(int64) idgen_clock_offset_ms * 1000;
+	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec +
+		(int64) (idgen_clock_offset_ms * 1000000.0);
+}
+
+int64
+idgen_clock_now_us(void)
+{
+	return idgen_clock_now_ns() / 1000;
 }
 
 int64
 idgen_clock_now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64) ts.tv_sec * 1000 + ts.tv_nsec / 1000000 +
-		(int64) idgen_clock_offset_ms;
+	return idgen_clock_now_ns() / 1000000;
 }
 
 void
@@ -131,7 +140,6 @@ clock_shared_init(void *ptr)
 	{
 		IdgenFloorSlot *s = &cs->slots[i];
 
-		s->dboid = InvalidOid;
 		pg_atomic_init_u32(&s->loaded, IDGEN_FLOOR_NOT_LOADED);
 		pg_atomic_init_u64(&s->ok_ms, 0);
 		pg_atomic_init_u64(&s->reserved_ms, 0);
@@ -144,48 +152,26 @@ static const IdgenShmemStruct clock_shmem = {
 	"id_gen clock floors", sizeof(IdgenClockShared), clock_shared_init
 };
 
+static void
+clock_relcache_callback(Datum arg, Oid relid)
+{
+	if (!OidIsValid(relid) || relid == floor_seq)
+		floor_seq = InvalidOid;
+}
+
+static Oid
+clock_floor_seq(void)
+{
+	if (!OidIsValid(floor_seq))
+		floor_seq = idgen_internal_sequence("clock_floor");
+	return floor_seq;
+}
+
 void
 idgen_clock_init(void)
 {
 	idgen_shmem_register(&clock_shmem);
-}
-
-/*
- * The index of this database's slot, shared by every per-database table in
- * shared memory (the floors here, decimal_id's generators): with create,
- * assigns the next free one; otherwise -1 if the database has none yet.
- */
-int
-idgen_database_index(bool create)
-{
-	int			found = -1;
-
-	if (clock_shared == nullptr)
-		clock_shared = static_cast<IdgenClockShared *>(idgen_shmem_attach(&clock_shmem));
-
-	SpinLockAcquire(&clock_shared->mutex);
-	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
-	{
-		IdgenFloorSlot *s = &clock_shared->slots[i];
-
-		if (s->dboid == MyDatabaseId || (s->dboid == InvalidOid && create))
-		{
-			s->dboid = MyDatabaseId;
-			found = i;
-			break;
-		}
-		if (s->dboid == InvalidOid)
-			break;
-	}
-	SpinLockRelease(&clock_shared->mutex);
-
-	if (found < 0 && create)
-		ereport(ERROR,
-				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-				 errmsg("id_gen generators are in use in more than %d databases of this server",
-						IDGEN_MAX_DATABASES),
-				 errhint("The limit resets when the server restarts.")));
-	return found;
+	CacheRegisterRelcacheCallback(clock_relcache_callback, (Datum) 0);
 }
 
 /* This database's floor slot (see idgen_database_index). */
@@ -194,6 +180,8 @@ find_slot(bool create)
 {
 	int			i = idgen_database_index(create);
 
+	if (clock_shared == nullptr)
+		clock_shared = static_cast<IdgenClockShared *>(idgen_shmem_attach(&clock_shmem));
 	return i < 0 ? nullptr : &clock_shared->slots[i];
 }
 
@@ -211,36 +199,20 @@ idgen_internal_sequence(const char *name)
 	return rel;
 }
 
-/* Runs as the sequence's owner (the extension's owner), like a SECURITY DEFINER. */
-static Oid
-sequence_owner(Oid seqoid)
-{
-	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(seqoid));
-	Oid			owner;
-
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for relation %u", seqoid);
-	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	return owner;
-}
-
+/* Read and set as the extension owner: the sequences are its, closed to others. */
 int64
 idgen_sequence_last_value(Oid seqoid, bool *is_called)
 {
-	Oid			save_userid;
-	int			save_sec_context;
+	IdgenSavedUser saved;
 	Datum		result;
 	LOCAL_FCINFO(fcinfo, 1);
 
-	GetUserIdAndSecContext(&save_userid, &save_sec_context);
-	SetUserIdAndSecContext(sequence_owner(seqoid),
-						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
+	idgen_become_extension_owner(&saved, false);
 	InitFunctionCallInfoData(*fcinfo, nullptr, 1, InvalidOid, nullptr, nullptr);
 	fcinfo->args[0].value = ObjectIdGetDatum(seqoid);
 	fcinfo->args[0].isnull = false;
 	result = pg_sequence_last_value(fcinfo);
-	SetUserIdAndSecContext(save_userid, save_sec_context);
+	idgen_restore_user(&saved);
 	*is_called = !fcinfo->isnull;
 	return fcinfo->isnull ? 0 : DatumGetInt64(result);
 }
@@ -248,22 +220,17 @@ idgen_sequence_last_value(Oid seqoid, bool *is_called)
 void
 idgen_sequence_setval(Oid seqoid, int64 value)
 {
-	Oid			save_userid;
-	int			save_sec_context;
+	IdgenSavedUser saved;
 
-	GetUserIdAndSecContext(&save_userid, &save_sec_context);
-	SetUserIdAndSecContext(sequence_owner(seqoid),
-						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
+	idgen_become_extension_owner(&saved, false);
 	DirectFunctionCall2(setval_oid, ObjectIdGetDatum(seqoid), Int64GetDatum(value));
-	SetUserIdAndSecContext(save_userid, save_sec_context);
+	idgen_restore_user(&saved);
 }
 
 static char *
 format_unix_ms(int64 unix_ms)
 {
-	TimestampTz ts = (TimestampTz) (unix_ms - INT64CONST(946684800000)) * 1000;
-
-	return pstrdup(timestamptz_to_str(ts));
+	return pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(unix_ms)));
 }
 
 /* Raise an atomic to at least v (it never goes down). */
@@ -324,7 +291,7 @@ publish_ok(IdgenFloorSlot *slot, bool server_wide)
 static void
 load_floor(IdgenFloorSlot *slot)
 {
-	Oid			seqoid = idgen_internal_sequence("clock_floor");
+	Oid			seqoid = clock_floor_seq();
 	bool		in_recovery = RecoveryInProgress();
 
 	if (!in_recovery)
@@ -434,7 +401,7 @@ idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms)
 		return covered;
 	if (!server_wide)
 		server_wide = idgen_server_counter_read(IDGEN_ORIGIN_CLOCK_FLOOR, nullptr);
-	seqoid = idgen_internal_sequence("clock_floor");
+	seqoid = clock_floor_seq();
 	LockRelationOid(seqoid, ShareUpdateExclusiveLock);
 	covered = floor_cover(slot, server_wide, can_write_db);
 	if (covered < unix_ms)

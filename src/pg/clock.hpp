@@ -45,12 +45,9 @@ extern "C" {
 #define IDGEN_FLOOR_NOT_LOADED 0
 #define IDGEN_FLOOR_LOADED 1
 #define IDGEN_FLOOR_READ_IN_RECOVERY 2
-/* Databases that can use the generators between two server starts. */
-#define IDGEN_MAX_DATABASES 64
 
 typedef struct IdgenFloorSlot
 {
-	Oid			dboid;			/* InvalidOid: free; set once, under the mutex */
 	pg_atomic_uint32 loaded;	/* IDGEN_FLOOR_* above */
 	pg_atomic_uint64 ok_ms;		/* ids up to here are covered by every floor */
 	pg_atomic_uint64 reserved_ms;	/* this database's persisted floor */
@@ -62,7 +59,11 @@ typedef struct IdgenFloorSlot
 typedef void (*IdgenFloorHook) (int64 floor_unix_ms);
 extern void idgen_clock_on_load(IdgenFloorHook hook);
 
-/* The generators' clock: CLOCK_REALTIME plus the id_gen.clock_offset_ms test hook. */
+/*
+ * The one clock reader: wall-clock Unix time moved by id_gen.clock_offset_ms
+ * (a test hook), in nanoseconds, and in micro- and milliseconds from it.
+ */
+extern int64 idgen_clock_now_ns(void);
 extern int64 idgen_clock_now_ms(void);
 extern int64 idgen_clock_now_us(void);
 
@@ -86,12 +87,6 @@ idgen_clock_floor_ready(IdgenFloorSlot *slot)
 	return slot != nullptr && pg_atomic_read_u32(&slot->loaded) == IDGEN_FLOOR_LOADED;
 }
 
-/*
- * Index (0..IDGEN_MAX_DATABASES-1) of this database in every per-database
- * table in shared memory; with create, assigns one (ERROR 53400 when all
- * are taken), otherwise -1 if it has none.
- */
-extern int	idgen_database_index(bool create);
 
 /* This database's slot if one exists, without loading anything. */
 extern IdgenFloorSlot *idgen_clock_floor_peek(void);
@@ -112,7 +107,7 @@ idgen_clock_floor_reserved(IdgenFloorSlot *slot)
  */
 extern int64 idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms);
 
-/* Set a sequence's value (setval semantics, is_called) as its owner; no flush. */
+/* Set a sequence's value (setval semantics, is_called) as the extension owner; no flush. */
 extern void idgen_sequence_setval(Oid seqoid, int64 value);
 
 /*
@@ -121,7 +116,7 @@ extern void idgen_sequence_setval(Oid seqoid, int64 value);
  */
 extern Oid	idgen_internal_sequence(const char *name);
 
-/* last_value of a sequence read as its owner; *is_called false if never used. */
+/* last_value of a sequence, read as the extension owner; *is_called false if never used. */
 extern int64 idgen_sequence_last_value(Oid seqoid, bool *is_called);
 
 /* Sleep up to ms milliseconds, staying responsive to cancel requests. */

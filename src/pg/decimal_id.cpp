@@ -16,6 +16,7 @@
  * need; connection churn burns none (the word lives in shared memory).
  */
 #include "pg/clock.hpp"
+#include "pg/db_slots.hpp"
 #include "pg/guc.hpp"
 #include "pg/decimal_id.hpp"
 #include "pg/pg.hpp"

@@ -1,7 +1,261 @@
 /*
- * hilo.hpp: Hi/Lo keys (hilo.cpp).
+ * hilo.hpp: Hi/Lo keys, the PostgreSQL side (the formulas and the
+ * backend-local cache are plain C++ in src/core/hilo.cpp; the user's
+ * description is README.md, "Hi/Lo keys").  One header for the module's
+ * files, one file per execution context:
+ *
+ *   hilo_next.cpp     the per-row path: hilo_next(), the backend's cache of
+ *                     blocks, drawing a block from the key's sequence
+ *   hilo_worker.cpp   the key worker: creates and changes keys in a
+ *                     transaction of its own, and the SQL it runs
+ *   hilo_admin.cpp    the administrative functions: hilo_set_max_lo(),
+ *                     hilo_bind(), hilo_set_floor()
+ *   hilo_floor.cpp    the data floor: the key's columns and their largest
+ *                     id, checked when a block is drawn
+ *   hilo_repair.cpp   keys whose sequence is missing, shared or never drawn
+ *                     from (logical replication, restores)
+ *   hilo_catalog.cpp  the key table, locks, privileges, privileged SPI
+ *
+ * Where the state lives:
+ *  - id_gen.hilo_key: one row per key (table, sequence name, strategy,
+ *    max_lo).  Read through its index (hilo_read_key), written only through
+ *    SQL run as the extension owner, so that its constraints, the sql_drop
+ *    trigger and pg_dump see ordinary rows.
+ *  - one sequence per key: the source of hi values.  Sequences are
+ *    non-transactional, WAL-logged and replicated, so a hi once drawn is
+ *    never drawn again, whatever happens to the drawing transaction.
+ *  - a backend-local cache (idgen::HiloCache) of each key's current block:
+ *    the fast path is a hash lookup and an increment, nothing else.
+ *
+ * Everything declared here is C-style PostgreSQL glue: no function owns a
+ * C++ object with a destructor, so any of them may ereport(ERROR).
  */
 #pragma once
 
-/* From _PG_init: the cache invalidation callbacks of the per-backend key cache. */
+#include "pg/pg.hpp"
+#include "pg/extension_owner.hpp"
+
+#include "core/hilo.hpp"
+
+extern "C" {
+#include "storage/lockdefs.h"
+}
+
+/* From _PG_init: the invalidation callbacks of the backend's caches. */
 extern void idgen_hilo_init(void);
+
+/* ---------------------------------------------------------------------
+ * Shared structures
+ * --------------------------------------------------------------------- */
+
+/*
+ * What a key's row says, plus the increment of its sequence.  The row names
+ * the sequence (schema-qualified, quoted as quote_qualified_identifier does)
+ * rather than holding its OID, so that logical replication and restores can
+ * carry it; the name is resolved at use.
+ */
+struct HiloKeyRow
+{
+	Oid			seqid;			/* InvalidOid: no such sequence here */
+	char	   *seqname;		/* as stored (palloc'd); NULL if unknown */
+	idgen::HiloStrategy strategy;
+	int32		max_lo;
+	bool		own_seq;
+	int64		increment;		/* 0 when the sequence does not exist */
+};
+
+/* The block size of a key: the core's rule (max_lo, or the increment). */
+static inline int64
+hilo_row_size(const HiloKeyRow *row)
+{
+	return idgen::hilo_block_size(row->strategy, row->max_lo, row->increment);
+}
+
+/* Saved user, security context and GUC level of a privileged section. */
+struct HiloPrivState
+{
+	IdgenSavedUser saved;
+	int			nest_level;
+};
+
+/* What the key worker is asked to do. */
+enum class HiloOp : uint8_t
+{
+	create_key,					/* a first use (hilo_next, hilo_set_floor) */
+	set_max_lo,					/* hilo_set_max_lo() */
+	bind						/* hilo_bind() */
+};
+
+/*
+ * A request to the key worker and its outcome, in a dynamic shared memory
+ * segment that the caller creates and reads back once the worker exited.
+ */
+struct HiloRequest
+{
+	/* Set by the caller. */
+	Oid			dboid;
+	Oid			owner;			/* the extension owner: the worker runs as it */
+	Oid			caller;			/* the calling role, whose privileges count */
+	HiloOp		op;
+	Oid			relid;
+	int32		max_lo;
+	Oid			seqid;			/* bind: the sequence */
+	idgen::HiloStrategy strategy;	/* bind: the formula */
+	int64		taken_to;		/* create_key, set_max_lo: the data floor the caller read */
+	/* Set by the worker. */
+	bool		committed;
+	bool		failed;			/* it raised the ERROR below */
+	int			sqlerrcode;
+	Oid			drop_seqid;		/* bind: the key's former own sequence, to drop */
+	char		message[1024];
+	char		detail[1024];
+	char		hint[1024];
+};
+
+/* A sequence a change of a key locks, and how (hilo_change_locks). */
+struct HiloSeqLock
+{
+	Oid			seqid;
+	LOCKMODE	mode;
+};
+
+/* ---------------------------------------------------------------------
+ * hilo_catalog.cpp: names, checks, the key table, locks, privileged SPI
+ * --------------------------------------------------------------------- */
+
+/* The table's name as regclass prints it: qualified when not visible. */
+extern char *hilo_relname(Oid relid);
+
+/* The schema-qualified, quoted name, for SQL text and for key rows. */
+extern char *hilo_quoted_name(Oid relid);
+
+/* The sequence a stored (qualified) name denotes, or InvalidOid. */
+extern Oid	hilo_seq_resolve(const char *name);
+
+extern void hilo_refuse_in_recovery(void);
+extern void hilo_null_argument(const char *what, const char *example);
+extern void hilo_check_max_lo(int32 max_lo);
+
+/* The increment (and optionally the minimum) of a sequence. */
+extern int64 hilo_seq_increment(Oid seqid, int64 *min = nullptr);
+
+/*
+ * A table argument must name an existing, permanent table; the caller must
+ * own it (need_owner) or be allowed to INSERT into it.
+ */
+extern void hilo_check_table(Oid relid, bool need_owner);
+
+/* A key's sequence must be permanent (checked at bind and at every draw). */
+extern void hilo_require_permanent_seq(Oid seqid);
+
+/* True if relid (a table or a sequence) was created in this transaction. */
+extern bool hilo_created_here(Oid relid);
+
+/* The key lock of relid (see hilo_catalog.cpp for who takes it how). */
+extern void hilo_lock_key(Oid relid, LOCKMODE mode);
+extern void hilo_unlock_key(Oid relid, LOCKMODE mode);
+
+/*
+ * Reads relid's key row with the latest snapshot.  False if there is none.
+ * A name that denotes no sequence is an ERROR unless missing_ok (then
+ * seqid is InvalidOid, for the caller to repair).
+ */
+extern bool hilo_read_key(Oid relid, HiloKeyRow *row, bool missing_ok = false);
+
+/* Whether relid's key row was written by this transaction. */
+extern bool hilo_key_written_here(Oid relid);
+
+/*
+ * Privileged SQL: as the extension owner, search_path pg_catalog, pg_temp,
+ * inside SPI.  hilo_spi runs one statement and returns the rows processed.
+ */
+extern void hilo_priv_enter(HiloPrivState *st);
+extern void hilo_priv_leave(HiloPrivState *st);
+extern uint64 hilo_spi(const char *sql, int nargs, Oid *types, Datum *values, int expect);
+extern int64 hilo_spi_int8(int col, bool *isnull);
+
+/* Where a sequence stands, and moving it (privileged SPI, sequence locked). */
+extern int64 hilo_seq_next_value(Oid seqid);
+extern void hilo_seq_set_next(Oid seqid, int64 next_v);
+
+/* Tells our own and (at commit) every backend's cache that relid changed. */
+extern void hilo_invalidate(Oid relid);
+
+extern void hilo_catalog_init(void);
+
+/* ---------------------------------------------------------------------
+ * hilo_worker.cpp: creating and changing keys
+ * --------------------------------------------------------------------- */
+
+/*
+ * Creates relid's key with block size max_lo, or repairs it: in the key
+ * worker, or here for a table (or key row) created in this transaction.
+ */
+extern void hilo_create_key(Oid relid, int32 max_lo);
+
+/*
+ * Runs a change of a key (hilo_set_max_lo, hilo_bind), given its row as the
+ * caller read it (nullptr: none): committed at once by the key worker.
+ */
+extern void hilo_change_key(HiloRequest *req, const HiloKeyRow *row);
+
+/* The sequences a change of a key locks before the key lock, in OID order. */
+extern int	hilo_change_locks(const HiloKeyRow *row, Oid newseq, HiloSeqLock locks[2]);
+
+/* Privileges a change needs besides owning the table, for role. */
+extern void hilo_check_set_max_lo_privileges(const HiloKeyRow *row, Oid role);
+extern void hilo_check_move_privilege(Oid seqid, Oid role);
+
+/* ---------------------------------------------------------------------
+ * hilo_floor.cpp: the data floor
+ * --------------------------------------------------------------------- */
+
+/*
+ * The largest id in a key's column(s): the columns whose DEFAULT is
+ * hilo_next(relid), in every table (and every partition or inheritance
+ * child) that has one.  Ids being inserted by transactions still in progress
+ * count.  cheap_only: read only columns a btree index leads with (one index
+ * probe each) and set *complete to false if some column has none; otherwise
+ * read the others in full.  Returns false if no column holds an id.
+ */
+extern bool hilo_data_max(Oid relid, bool cheap_only, int64 *max, bool *complete);
+
+/*
+ * Draw time: whether a block just drawn may be handed out (it lies above
+ * the column's largest id, as far as an index tells cheaply).  If not, the
+ * sequence has been moved forward, or could not be and will be stepped by
+ * drawing again; the caller draws again.
+ */
+extern bool hilo_block_above_data(Oid relid, Oid seqid, idgen::HiloStrategy strategy,
+								  int64 size, const idgen::HiloBlock *block);
+
+/* Whether ids already in the table reach into a cached block (cheap check). */
+extern bool hilo_block_reached(Oid relid, const idgen::HiloBlock *block);
+
+/* The key's data reaches the end of the bigint range: ERROR. */
+extern void hilo_exhausted(Oid relid, int64 taken_to) pg_attribute_noreturn();
+
+extern void hilo_floor_init(void);
+
+/* ---------------------------------------------------------------------
+ * hilo_repair.cpp: creation and repair inside the key's transaction
+ * --------------------------------------------------------------------- */
+
+/*
+ * Load time: whether the key described by row must be repaired (by
+ * hilo_create_key, in a transaction of its own) before a backend draws
+ * from it: its sequence is missing, serves another key as that key's own,
+ * or was never drawn from (fresh from a schema-only restore, or never used
+ * since it was bound) and so may lie below the table's data.  After a
+ * repair, a sequence may still be undrawn (it already lay above the data):
+ * never_drawn_too = false asks only about a missing or shared one.
+ */
+extern bool hilo_key_needs_repair(Oid relid, const HiloKeyRow *row, bool never_drawn_too = true);
+
+/*
+ * Inside the creation of a key (privileged SPI, the key lock held).
+ * taken_to: the data floor the caller read.
+ */
+extern int64 hilo_new_seq_number(void);
+extern void hilo_place_new_seq(const char *seqname, int32 max_lo, int64 taken_to);
+extern void hilo_repair_key_sql(Oid relid, int64 taken_to);

@@ -12,13 +12,11 @@
  *  - their largest id (hilo_data_max): one backward probe of a btree index
  *    that leads with the column, or a full scan where none exists, with a
  *    dirty snapshot so that rows of transactions still in progress count;
- *  - the checks: a new key starts above the data (hilo_place_new_seq); a key
- *    whose sequence is missing, serves another key as its own, or was never
- *    drawn from is repaired in a transaction of its own before use
- *    (hilo_key_needs_repair, hilo_repair_key_sql); every block drawn is
- *    checked against the indexed columns and the sequence moved forward if
- *    the data reaches it (hilo_block_above_data);
- *  - hilo_set_floor(tbl, next_id), the explicit form.
+ *  - the draw-time check: every block drawn is checked against the indexed
+ *    columns and the sequence moved forward if the data reaches it
+ *    (hilo_block_above_data).  A new key starts above the data, and keys
+ *    whose sequence cannot be trusted are repaired (hilo_repair.cpp);
+ *    hilo_set_floor() is the explicit form (hilo_admin.cpp).
  *
  * The formulas (where a sequence must stand so that its blocks lie above a
  * given id) are in src/core/hilo.cpp (hilo_floor, hilo_move).
@@ -35,8 +33,7 @@
  */
 #include "pg/pg.hpp"
 
-#include "pg/guc.hpp"
-#include "pg/hilo_key.hpp"
+#include "pg/hilo.hpp"
 
 extern "C" {
 #include "access/genam.h"
@@ -77,8 +74,6 @@ extern "C" {
 #include "utils/syscache.h"
 }
 
-#include <climits>
-
 using idgen::HiloBlock;
 using idgen::HiloStatus;
 using idgen::HiloStrategy;
@@ -109,88 +104,6 @@ struct HiloLeafCacheEntry
 
 static HTAB *hilo_leaf_cache = NULL;
 static uint64 hilo_leaf_generation = 1;
-
-/* ---------------------------------------------------------------------
- * Names of sequences
- * --------------------------------------------------------------------- */
-
-Oid
-hilo_seq_resolve(const char *name)
-{
-	List	   *names;
-	Oid			seqid;
-
-	if (name == NULL)
-		return InvalidOid;
-	names = stringToQualifiedNameList(name);
-	/* Stored names are always qualified: never resolve through search_path. */
-	if (list_length(names) != 2)
-		return InvalidOid;
-	seqid = RangeVarGetRelid(makeRangeVarFromNameList(names), NoLock, true);
-	if (!OidIsValid(seqid) || get_rel_relkind(seqid) != RELKIND_SEQUENCE)
-		return InvalidOid;
-	return seqid;
-}
-
-char *
-hilo_seq_name(Oid seqid)
-{
-	return hilo_quoted_name(seqid);
-}
-
-/* Whether some key other than except_relid names the sequence (as text). */
-static bool
-hilo_rows_name_seq(const char *seqname, Oid except_relid)
-{
-	Oid			types[2] = {TEXTOID, OIDOID};
-	Datum		values[2] = {CStringGetTextDatum(seqname), ObjectIdGetDatum(except_relid)};
-
-	/* seq::text also reads a regclass column of a 1.2 install, qualified. */
-	return hilo_spi("SELECT 1 FROM id_gen.hilo_key WHERE seq::pg_catalog.text = $1 AND relid::pg_catalog.oid <> $2",
-					2, types, values, SPI_OK_SELECT) > 0;
-}
-
-/* Only names of the form the extension gives its own sequences are reused. */
-static bool
-hilo_is_own_seq_name(const char *name)
-{
-	const char *p = "id_gen.hilo_seq_";
-
-	if (strncmp(name, p, strlen(p)) != 0 || name[strlen(p)] == '\0')
-		return false;
-	for (const char *c = name + strlen(p); *c; c++)
-		if (*c < '0' || *c > '9')
-			return false;
-	return true;
-}
-
-/*
- * A number for a new own sequence, id_gen.hilo_seq_<n>, whose name neither
- * an existing relation nor a key row (say, one copied from another server
- * whose sequence does not exist here yet) has taken.
- */
-int64
-hilo_new_seq_number(void)
-{
-	Oid			nsp = get_namespace_oid("id_gen", false);
-
-	for (;;)
-	{
-		bool		isnull;
-		int64		n;
-		char		rel[NAMEDATALEN];
-
-		hilo_spi("SELECT pg_catalog.nextval('id_gen.hilo_seq_counter'::pg_catalog.regclass)",
-				 0, NULL, NULL, SPI_OK_SELECT);
-		n = hilo_spi_int8(1, &isnull);
-		snprintf(rel, sizeof(rel), "hilo_seq_" INT64_FORMAT, n);
-		if (OidIsValid(get_relname_relid(rel, nsp)))
-			continue;
-		if (hilo_rows_name_seq(psprintf("id_gen.%s", rel), InvalidOid))
-			continue;
-		return n;
-	}
-}
 
 /* ---------------------------------------------------------------------
  * The key's columns
@@ -471,7 +384,6 @@ hilo_cached_leaves(Oid keyrel, HiloLeaf **out)
 		ctl.keysize = sizeof(Oid);
 		ctl.entrysize = sizeof(HiloLeafCacheEntry);
 		hilo_leaf_cache = hash_create("id_gen Hi/Lo key columns", 16, &ctl, HASH_ELEM | HASH_BLOBS);
-		CacheRegisterRelcacheCallback(hilo_leaf_cache_callback, (Datum) 0);
 	}
 	entry = (HiloLeafCacheEntry *) hash_search(hilo_leaf_cache, &keyrel, HASH_ENTER, &found);
 	if (!found)
@@ -688,10 +600,10 @@ hilo_data_max(Oid relid, bool cheap_only, int64 *max, bool *complete)
 }
 
 /* ---------------------------------------------------------------------
- * Creation and repair (privileged SPI, inside hilo_create_key_sql)
+ * Draw time
  * --------------------------------------------------------------------- */
 
-static void
+void
 hilo_exhausted(Oid relid, int64 taken_to)
 {
 	ereport(ERROR,
@@ -702,265 +614,6 @@ hilo_exhausted(Oid relid, int64 taken_to)
 					   taken_to),
 			 errhint("No id was handed out.")));
 }
-
-void
-hilo_place_new_seq(const char *seqname, int32 max_lo, int64 taken_to)
-{
-	Oid			seqid = hilo_seq_resolve(seqname);
-	int64		v = 0;
-
-	if (idgen::hilo_floor(HiloStrategy::classic, max_lo, taken_to, 0, &v) != HiloStatus::ok)
-		ereport(ERROR,
-				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-				 errmsg("no Hi/Lo block of %d ids fits above id " INT64_FORMAT, max_lo, taken_to),
-				 errhint("The table's ids reach the end of the bigint range.")));
-	if (v > 0)
-		hilo_seq_set_next(seqid, v);
-}
-
-/* Creates an own sequence under name, for a key with this formula, at v. */
-static void
-hilo_create_own_seq(const char *name, HiloStrategy strategy, int32 max_lo, int64 v)
-{
-	bool		pooled = strategy == HiloStrategy::pooled || strategy == HiloStrategy::pooled_lo;
-
-	hilo_spi(psprintf("CREATE SEQUENCE %s AS bigint INCREMENT %d MINVALUE 0 START 0 NO CYCLE",
-					  name, pooled ? max_lo : 1), 0, NULL, NULL, SPI_OK_UTILITY);
-	hilo_spi(psprintf("GRANT SELECT ON SEQUENCE %s TO PUBLIC", name), 0, NULL, NULL, SPI_OK_UTILITY);
-	if (v > 0)
-		hilo_seq_set_next(hilo_seq_resolve(name), v);
-}
-
-/*
- * Repairs are worth a line in the server log when the worker makes them
- * (it has no client); in the caller's transaction the caller sees them.
- */
-static int
-hilo_repair_elevel(void)
-{
-	return IsBackgroundWorker ? LOG : NOTICE;
-}
-
-static void
-hilo_set_row_seq(Oid relid, const char *name)
-{
-	Oid			types[2] = {OIDOID, TEXTOID};
-	Datum		values[2] = {ObjectIdGetDatum(relid), CStringGetTextDatum(name)};
-
-	hilo_spi("UPDATE id_gen.hilo_key SET seq = $2 WHERE relid::pg_catalog.oid = $1",
-			 2, types, values, SPI_OK_UPDATE);
-	CacheInvalidateRelcacheByRelid(relid);
-}
-
-/*
- * An own key whose sequence does not exist here (its row came from another
- * server or a restore without it): create it, under its name if no other
- * key has taken that name, starting above the data.
- */
-static void
-hilo_recreate_own_seq(Oid relid, const HiloKeyRow *row, int64 taken_to)
-{
-	const char *name = row->seqname;
-	int64		v = 0;
-	int64		size = row->max_lo;
-
-	if (idgen::hilo_floor(row->strategy, size, taken_to, 0, &v) != HiloStatus::ok)
-		hilo_exhausted(relid, taken_to);
-	if (name == NULL || !hilo_is_own_seq_name(name) || hilo_rows_name_seq(name, relid))
-		name = psprintf("id_gen.hilo_seq_" INT64_FORMAT, hilo_new_seq_number());
-	hilo_create_own_seq(name, row->strategy, row->max_lo, v);
-	hilo_set_row_seq(relid, name);
-	ereport(hilo_repair_elevel(),
-			(errmsg("created sequence %s for the Hi/Lo key of table %s", name, hilo_relname(relid)),
-			 errdetail("The key's row names a sequence that does not exist in this database; its first block starts above the table's ids.")));
-}
-
-/*
- * Own keys naming one sequence (rows from another server or a restore can
- * name a sequence that serves a key of this database): every one of them
- * moves to a sequence of its own, starting above its data and above every
- * block any backend may hold from the shared one.
- */
-static void
-hilo_split_shared_seq(Oid relid, const HiloKeyRow *row, int64 taken_to)
-{
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1] = {CStringGetTextDatum(row->seqname)};
-	int			nkeys;
-	Oid		   *keys;
-	int64		shared_next;
-
-	/*
-	 * No draw from it while we read where it stands.  We hold the key lock
-	 * (hilo_create_key_sql), and a drawer of the other key takes the
-	 * sequence's lock before its key lock: waiting here could deadlock.  If
-	 * the sequence is busy, leave the split to a later first use (each
-	 * backend loading the key checks again, hilo_key_needs_repair).
-	 */
-	if (!ConditionalLockRelationOid(row->seqid, ShareRowExclusiveLock))
-		return;
-	shared_next = hilo_seq_next_value(row->seqid);
-	nkeys = (int) hilo_spi("SELECT relid::pg_catalog.oid FROM id_gen.hilo_key "
-						   "WHERE own_seq AND seq::pg_catalog.text = $1 ORDER BY 1",
-						   1, types, values, SPI_OK_SELECT);
-	keys = (Oid *) palloc(nkeys * sizeof(Oid));
-	for (int i = 0; i < nkeys; i++)
-	{
-		bool		isnull;
-
-		keys[i] = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
-	}
-	for (int i = 0; i < nkeys; i++)
-	{
-		HiloKeyRow	k;
-		int64		taken = 0;
-		int64		above_shared = 0;
-		int64		v = 0;
-		int64		size;
-		bool		complete;
-		char	   *name;
-
-		if (!hilo_read_key(keys[i], &k, true))
-			continue;
-		size = k.strategy == HiloStrategy::pooled || k.strategy == HiloStrategy::pooled_lo
-			? k.increment : k.max_lo;
-		if (keys[i] == relid)
-			taken = taken_to;
-		else if (!hilo_data_max(keys[i], false, &taken, &complete))
-			taken = 0;
-		if (idgen::hilo_move(k.strategy, shared_next, size, k.strategy, 0, size, &above_shared) != HiloStatus::ok ||
-			idgen::hilo_floor(k.strategy, size, taken, above_shared, &v) != HiloStatus::ok)
-			hilo_exhausted(keys[i], taken);
-		name = psprintf("id_gen.hilo_seq_" INT64_FORMAT, hilo_new_seq_number());
-		hilo_create_own_seq(name, k.strategy, (int32) size, v);
-		hilo_set_row_seq(keys[i], name);
-		ereport(hilo_repair_elevel(),
-				(errmsg("the Hi/Lo key of table %s now draws from %s", hilo_relname(keys[i]), name),
-				 errdetail("Its sequence %s also served the key of another table as its own.", row->seqname)));
-	}
-}
-
-void
-hilo_repair_key_sql(Oid relid, int64 taken_to)
-{
-	HiloKeyRow	row;
-
-	if (!hilo_read_key(relid, &row, true))
-		return;
-	if (!OidIsValid(row.seqid))
-	{
-		/* A bound key's sequence is the application's: not ours to create. */
-		if (row.own_seq)
-			hilo_recreate_own_seq(relid, &row, taken_to);
-		return;
-	}
-	if (row.own_seq && hilo_rows_name_seq(row.seqname, relid))
-	{
-		hilo_split_shared_seq(relid, &row, taken_to);
-		return;
-	}
-
-	/*
-	 * Never drawn from: fresh from a schema-only restore (a logical
-	 * replica's schema), or bound but not used yet.  It may lie below the
-	 * table's rows; move it above them.  We hold the key lock, which every
-	 * hilo draw of this key takes before nextval(): for the key's own
-	 * sequence (nobody else may draw from it) that excludes every draw.  A
-	 * bound sequence is the application's too: lock it, but only if it is
-	 * free, since a drawer takes it before the key lock and waiting could
-	 * deadlock; a busy one is being drawn from, and draws check the data.
-	 */
-	if (!row.own_seq && !ConditionalLockRelationOid(row.seqid, ShareRowExclusiveLock))
-		return;
-	{
-		int64		next = hilo_seq_next_value(row.seqid);
-		int64		v = 0;
-
-		if (idgen::hilo_floor(row.strategy, hilo_row_size(&row), taken_to, next, &v) != HiloStatus::ok)
-			hilo_exhausted(relid, taken_to);
-		if (v > next)
-		{
-			hilo_seq_set_next(row.seqid, v);
-			CacheInvalidateRelcacheByRelid(relid);
-		}
-	}
-}
-
-bool
-hilo_key_written_here(Oid relid)
-{
-	Oid			nsp = get_namespace_oid("id_gen", false);
-	Relation	rel = table_open(get_relname_relid("hilo_key", nsp), AccessShareLock);
-	Snapshot	snap = RegisterSnapshot(GetLatestSnapshot());
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tup;
-	bool		mine = false;
-
-	ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relid));
-	scan = systable_beginscan(rel, get_relname_relid("hilo_key_pkey", nsp), true, snap, 1, &key);
-	tup = systable_getnext(scan);
-	if (HeapTupleIsValid(tup))
-		mine = TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(tup->t_data));
-	systable_endscan(scan);
-	UnregisterSnapshot(snap);
-	table_close(rel, AccessShareLock);
-	return mine;
-}
-
-/*
- * Whether a sequence was never drawn from (is_called false), read from its
- * page as sequence.c's read_seq_tuple does.  The lock is released at once:
- * held to the end of the transaction, it would make a concurrent
- * hilo_bind(), which drops the key's old sequence, wait for this backend
- * while this backend waits for it to draw.
- */
-static bool
-hilo_seq_never_drawn(Oid seqid)
-{
-	Relation	rel = try_relation_open(seqid, AccessShareLock);
-	bool		never = false;
-
-	if (rel == NULL)
-		return false;
-	if (rel->rd_rel->relkind == RELKIND_SEQUENCE)
-	{
-		Buffer		buf = ReadBuffer(rel, 0);
-		Page		page;
-		HeapTupleHeader tup;
-
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		tup = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, FirstOffsetNumber));
-		never = !((Form_pg_sequence_data) ((char *) tup + tup->t_hoff))->is_called;
-		UnlockReleaseBuffer(buf);
-	}
-	relation_close(rel, AccessShareLock);
-	return never;
-}
-
-bool
-hilo_key_needs_repair(Oid relid, const HiloKeyRow *row, bool never_drawn_too)
-{
-	HiloPrivState st;
-	bool		repair = false;
-
-	if (!OidIsValid(row->seqid))
-		return true;
-	if (row->own_seq)
-	{
-		hilo_priv_enter(&st);
-		repair = hilo_rows_name_seq(row->seqname, relid);
-		hilo_priv_leave(&st);
-	}
-	if (!repair && never_drawn_too)
-		repair = hilo_seq_never_drawn(row->seqid);
-	return repair;
-}
-
-/* ---------------------------------------------------------------------
- * Draw time
- * --------------------------------------------------------------------- */
 
 /*
  * Where the last check found the data, so that stepping the sequence (the
@@ -1025,95 +678,8 @@ hilo_block_reached(Oid relid, const HiloBlock *block)
 	return false;
 }
 
-/* ---------------------------------------------------------------------
- * hilo_set_floor
- * --------------------------------------------------------------------- */
-
-/*
- * hilo_set_floor(tbl, next_id DEFAULT NULL): moves tbl's key forward so
- * that every block drawn from now on starts above the largest id of the
- * key's column(s) (read in full, index or not) and, if given, at or above
- * next_id.  Never moves it back.  Returns the first id of the next block.
- * Table owner only; an id for a key bound to an application's sequence
- * also needs UPDATE on it (the data floor is what every draw enforces
- * anyway).  Sends an invalidation: each backend drops at its next call a
- * block the table's ids have reached.
- */
-IDGEN_FUNCTION(hilo_set_floor)
+void
+hilo_floor_init(void)
 {
-	Oid			relid;
-	bool		has_id = !PG_ARGISNULL(1);
-	int64		next_id = has_id ? PG_GETARG_INT64(1) : 0;
-	int64		taken = 0;
-	bool		complete;
-	HiloKeyRow	row;
-	HiloPrivState st;
-	int64		next;
-	int64		v = 0;
-	HiloBlock	block;
-
-	if (PG_ARGISNULL(0))
-		hilo_null_argument("table", "Pass the table whose key moves, e.g. hilo_set_floor('orders').");
-	relid = PG_GETARG_OID(0);
-	if (has_id && next_id < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("next_id must be at least 1, not " INT64_FORMAT, next_id),
-				 errhint("Ids start at 1; pass NULL to move the key above the table's rows.")));
-	hilo_refuse_in_recovery();
-	hilo_check_table(relid, true);
-	PreventCommandIfReadOnly("hilo_set_floor()");
-
-	if (!hilo_data_max(relid, false, &taken, &complete) || taken < 0)
-		taken = 0;
-	if (has_id && next_id - 1 > taken)
-		taken = next_id - 1;
-
-	if (!hilo_read_key(relid, &row, true) || hilo_key_needs_repair(relid, &row, false))
-	{
-		hilo_create_key(relid, idgen_hilo_max_lo);
-		if (!hilo_read_key(relid, &row))
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("could not create the Hi/Lo key of table %s", hilo_relname(relid)),
-					 errhint("The server log has the background worker's error.")));
-	}
-	if (has_id && !row.own_seq && pg_class_aclcheck(row.seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for sequence %s", hilo_relname(row.seqid)),
-				 errdetail("Moving a bound key to a given id moves the application's sequence, as setval() does."),
-				 errhint("Grant UPDATE on the sequence, or pass NULL to move the key just above the table's rows.")));
-
-	/* Like ALTER SEQUENCE: waits for draws in progress, holds off new ones. */
-	LockRelationOid(row.seqid, ShareRowExclusiveLock);
-	{
-		Oid			seqid = row.seqid;
-
-		if (!hilo_read_key(relid, &row) || row.seqid != seqid)
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("the Hi/Lo key of table %s changed concurrently", hilo_relname(relid)),
-					 errhint("Call hilo_set_floor() again.")));
-	}
-	hilo_priv_enter(&st);
-	next = hilo_seq_next_value(row.seqid);
-	if (idgen::hilo_floor(row.strategy, hilo_row_size(&row), taken, next, &v) != HiloStatus::ok)
-		ereport(ERROR,
-				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-				 errmsg("cannot move the Hi/Lo key of table %s above id " INT64_FORMAT,
-						hilo_relname(relid), taken),
-				 errdetail("Its next block would give ids above 9223372036854775807."),
-				 errhint("Nothing was changed.")));
-	if (v > next)
-		hilo_seq_set_next(row.seqid, v);
-	hilo_priv_leave(&st);
-	hilo_invalidate(relid);
-
-	/* The first id of the next block (ids below 1 are skipped). */
-	for (int i = 0; i < 3 && idgen::hilo_block(row.strategy, v, hilo_row_size(&row), &block) == HiloStatus::below_one; i++)
-		v += row.increment;
-	if (idgen::hilo_block(row.strategy, v, hilo_row_size(&row), &block) != HiloStatus::ok)
-		PG_RETURN_INT64(1);
-	PG_RETURN_INT64(block.next);
+	CacheRegisterRelcacheCallback(hilo_leaf_cache_callback, (Datum) 0);
 }

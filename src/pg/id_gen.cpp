@@ -7,6 +7,7 @@
  */
 #include "pg/pg.hpp"
 #include "pg/clock.hpp"
+#include "pg/db_slots.hpp"
 #include "pg/decimal_id.hpp"
 #include "pg/guc.hpp"
 #include "pg/hilo.hpp"
@@ -24,6 +25,7 @@ _PG_init(void)
 {
 	idgen_define_gucs();
 	idgen_shmem_install_hooks();
+	idgen_db_slots_init();
 	idgen_clock_init();
 	idgen_snowflake_init();
 	idgen_timeuuid_init();

@@ -15,6 +15,7 @@
 #include "pg/guc.hpp"
 #include "pg/pg.hpp"
 #include "pg/shmem.hpp"
+#include "pg/unix_time.hpp"
 
 extern "C" {
 #include "access/htup_details.h"
@@ -29,7 +30,6 @@ extern "C" {
 namespace sf = idgen::snowflake;
 
 /* Unix ms of the PostgreSQL epoch 2000-01-01. */
-#define UNIX_MS_AT_PG_EPOCH INT64CONST(946684800000)
 /* snowflake_state() warns when the time field runs out within this. */
 #define EXHAUSTION_WARNING_MS (INT64CONST(366) * 24 * 3600 * 1000)
 
@@ -80,12 +80,6 @@ snowflake_attach_shared(void)
 	sf_epoch_ms = sf_shared->epoch_ms;
 }
 
-static TimestampTz
-unix_ms_to_timestamptz(int64 unix_ms)
-{
-	return (TimestampTz) (unix_ms - UNIX_MS_AT_PG_EPOCH) * 1000;
-}
-
 /* Raise the state word to at least `floor` (CAS max). */
 static void
 raise_state(uint64 floor)
@@ -131,8 +125,8 @@ snowflake_attach_generator(void)
 				 errmsg("snowflake ids run out of time in %lld days",
 						(long long) (left / (24 * 3600 * 1000))),
 				 errdetail("The 41-bit time field counted from the epoch %s ends at %s.",
-						   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms))),
-						   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms + sf::kMaxTime)))),
+						   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(sf_epoch_ms))),
+						   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(sf_epoch_ms + sf::kMaxTime)))),
 				 errhint("Plan a new key scheme; snowflake_state() shows the date.")));
 }
 
@@ -218,7 +212,7 @@ snowflake_reserve(int32 count, const char *fname)
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 						 errmsg("%s(): the clock moved backwards by %lld ms", fname, (long long) s.behind_ms),
 						 errdetail("The last id was issued at %s; id_gen.max_clock_backward_ms is %d.",
-								   timestamptz_to_str(unix_ms_to_timestamptz(
+								   timestamptz_to_str(idgen_timestamptz_from_unix_ms(
 									   ((int64) state >> sf::kTimeShift) + sf_epoch_ms)),
 								   idgen_max_clock_backward_ms),
 						 errhint("No id is issued until the clock catches up. Check the server's time synchronisation, "
@@ -236,8 +230,8 @@ snowflake_reserve(int32 count, const char *fname)
 						(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
 						 errmsg("%s(): the 41-bit time field of snowflake ids is exhausted", fname),
 						 errdetail("It ended at %s (epoch %s).",
-								   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms + sf::kMaxTime))),
-								   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms)))),
+								   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(sf_epoch_ms + sf::kMaxTime))),
+								   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(sf_epoch_ms)))),
 						 errhint("Snowflake ids cannot be generated any more with this epoch.")));
 				break;
 			case sf::Status::BadArgument:
@@ -312,7 +306,7 @@ IDGEN_FUNCTION(snowflake_decode)
 	if (get_call_result_type(fcinfo, nullptr, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	snowflake_attach_shared();
-	values[0] = TimestampTzGetDatum(unix_ms_to_timestamptz(p.time_ms + sf_epoch_ms));
+	values[0] = TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(p.time_ms + sf_epoch_ms));
 	values[1] = Int32GetDatum(p.worker);
 	values[2] = Int32GetDatum(p.sequence);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
@@ -335,7 +329,7 @@ IDGEN_FUNCTION(snowflake_min_id)
 				 errmsg("snowflake_min_id(): the time must be finite")));
 	/* floor division: times before 2000 are negative */
 	int64		pg_ms = ts >= 0 ? ts / 1000 : -((-ts + 999) / 1000);
-	int64		ms = pg_ms + UNIX_MS_AT_PG_EPOCH - sf_epoch_ms;
+	int64		ms = pg_ms + IDGEN_UNIX_MS_AT_PG_EPOCH - sf_epoch_ms;
 
 	if (!sf::min_id(ms, &id))
 		ereport(ERROR,
@@ -343,8 +337,8 @@ IDGEN_FUNCTION(snowflake_min_id)
 				 errmsg("snowflake_min_id(): %s is outside the range of snowflake ids",
 						timestamptz_to_str(ts)),
 				 errdetail("Snowflake ids cover %s to %s.",
-						   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms))),
-						   pstrdup(timestamptz_to_str(unix_ms_to_timestamptz(sf_epoch_ms + sf::kMaxTime))))));
+						   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(sf_epoch_ms))),
+						   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(sf_epoch_ms + sf::kMaxTime))))));
 	PG_RETURN_INT64(id);
 }
 
@@ -369,25 +363,25 @@ IDGEN_FUNCTION(snowflake_state)
 	int64		left = end_ms - idgen_clock_now_ms();
 
 	values[i++] = Int32GetDatum(idgen_worker_id);
-	values[i++] = TimestampTzGetDatum(unix_ms_to_timestamptz(sf_epoch_ms));
+	values[i++] = TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(sf_epoch_ms));
 	nulls[i] = state == 0;
 	values[i++] = Int64GetDatum((int64) state);
 	nulls[i] = state == 0;
-	values[i++] = TimestampTzGetDatum(unix_ms_to_timestamptz(((int64) state >> sf::kTimeShift) + sf_epoch_ms));
+	values[i++] = TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(((int64) state >> sf::kTimeShift) + sf_epoch_ms));
 	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sf_shared->issued));
 	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sf_shared->next_ms_waits));
 	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sf_shared->clock_backward_events));
 	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sf_shared->clock_backward_errors));
 	if (slot != nullptr && pg_atomic_read_u32(&slot->loaded) != 0)
-		values[i] = TimestampTzGetDatum(unix_ms_to_timestamptz(idgen_clock_floor_reserved(slot)));
+		values[i] = TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(idgen_clock_floor_reserved(slot)));
 	else
 		nulls[i] = true;
 	i++;
 	values[i++] = Int64GetDatum(slot ? (int64) pg_atomic_read_u64(&slot->advances) : 0);
-	values[i++] = TimestampTzGetDatum(unix_ms_to_timestamptz(end_ms));
+	values[i++] = TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(end_ms));
 	values[i++] = IntervalPGetDatum(DatumGetIntervalP(DirectFunctionCall2(timestamp_mi,
-																			  TimestampTzGetDatum(unix_ms_to_timestamptz(end_ms)),
-																			  TimestampTzGetDatum(unix_ms_to_timestamptz(idgen_clock_now_ms())))));
+																			  TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(end_ms)),
+																			  TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(idgen_clock_now_ms())))));
 	values[i++] = TimestampTzGetDatum(sf_shared->created);
 	Assert(i == 13);
 
@@ -397,7 +391,7 @@ IDGEN_FUNCTION(snowflake_state)
 				 errmsg("snowflake ids run out of time %s",
 						left > 0 ? psprintf("in %lld days", (long long) (left / (24 * 3600 * 1000))) : "now"),
 				 errdetail("The 41-bit time field counted from the epoch ends at %s.",
-						   timestamptz_to_str(unix_ms_to_timestamptz(end_ms))),
+						   timestamptz_to_str(idgen_timestamptz_from_unix_ms(end_ms))),
 				 errhint("Plan a new key scheme before then.")));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

@@ -13,6 +13,7 @@
  * throws, so these wrappers call it directly, without idgen_guard().
  */
 #include "pg/pg.hpp"
+#include "pg/unix_time.hpp"
 
 extern "C" {
 #include "common/hashfn.h"
@@ -29,7 +30,6 @@ extern "C" {
 static_assert(sizeof(pg_uuid_t) == idgen::kUuidLen, "pg_uuid_t is 16 bytes");
 
 /* Microseconds from 1970-01-01 to PostgreSQL's epoch 2000-01-01. */
-#define TU_UNIX_TO_PG_US INT64CONST(946684800000000)
 
 /*
  * Reject a value that is not a timeuuid, naming what it is.  `what` is the
@@ -340,7 +340,7 @@ IDGEN_FUNCTION(timeuuid_timestamp)
 
 	if (!idgen::timeuuid_unix_us(PG_GETARG_UUID_P(0)->data, &unix_us))
 		PG_RETURN_NULL();
-	PG_RETURN_TIMESTAMPTZ(unix_us - TU_UNIX_TO_PG_US);
+	PG_RETURN_TIMESTAMPTZ(idgen_timestamptz_from_unix_us(unix_us));
 }
 
 /*
@@ -358,7 +358,7 @@ IDGEN_FUNCTION(idgen_uuid_extract_timestamp)
 	if (kind != idgen::TimeuuidKind::v1 && kind != idgen::TimeuuidKind::v7)
 		PG_RETURN_NULL();
 	(void) idgen::timeuuid_unix_us(data, &unix_us);
-	PG_RETURN_TIMESTAMPTZ(unix_us - TU_UNIX_TO_PG_US);
+	PG_RETURN_TIMESTAMPTZ(idgen_timestamptz_from_unix_us(unix_us));
 }
 
 /*

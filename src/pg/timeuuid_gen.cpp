@@ -28,6 +28,7 @@
 #include "pg/timeuuid_gen.hpp"
 #include "pg/guc.hpp"
 #include "pg/shmem.hpp"
+#include "pg/unix_time.hpp"
 
 extern "C" {
 #include "common/int.h"
@@ -36,12 +37,10 @@ extern "C" {
 #include "utils/uuid.h"
 }
 
-#include <time.h>
 #include <uuid/uuid.h>
 
 #include "core/uuid_layout.hpp"
 
-#define TU_UNIX_TO_PG_US INT64CONST(946684800000000)
 
 typedef struct TimeuuidShared
 {
@@ -134,12 +133,8 @@ idgen_timeuuid_init(void)
 static inline uint64
 tu_clock_ns(void)
 {
-	struct timespec ts;
-	int64		ns;
+	int64		ns = idgen_clock_now_ns();
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ns = static_cast<int64>(ts.tv_sec) * 1000000000 + ts.tv_nsec +
-		static_cast<int64>(idgen_clock_offset_ms * 1000000.0);
 	return ns < 0 ? 0 : static_cast<uint64>(ns);
 }
 
@@ -227,7 +222,7 @@ tu_ms_of(TimestampTz ts, const char *fn, uint64 *ms, unsigned *frac)
 	int64		m;
 
 	if (TIMESTAMP_NOT_FINITE(ts) ||
-		pg_add_s64_overflow(ts, TU_UNIX_TO_PG_US, &us) ||
+		pg_add_s64_overflow(ts, IDGEN_UNIX_US_AT_PG_EPOCH, &us) ||
 		us < 0 ||
 		(m = us / 1000) > static_cast<int64>(idgen::kMaxV7Ms))
 		ereport(ERROR,
@@ -263,7 +258,7 @@ IDGEN_FUNCTION(idgen_uuidv7_interval)
 {
 	Interval   *shift = PG_GETARG_INTERVAL_P(0);
 	uint64		now_ns = tu_clock_ns();
-	TimestampTz now = static_cast<TimestampTz>(now_ns / 1000) - TU_UNIX_TO_PG_US;
+	TimestampTz now = idgen_timestamptz_from_unix_us(static_cast<int64>(now_ns / 1000));
 	TimestampTz ts;
 
 	ts = DatumGetTimestampTz(DirectFunctionCall2(timestamptz_pl_interval,

@@ -1,0 +1,22 @@
+/*
+ * db_slots.hpp: the per-database slot registry.  Generators keep some state
+ * per database in shared memory (clock.cpp's floors, decimal_id.cpp's
+ * generators), in arrays of IDGEN_MAX_DATABASES entries: a database gets
+ * the same index in every one of them, assigned at its first use since the
+ * server started and kept until the next start.
+ */
+#pragma once
+
+#include "pg/pg.hpp"
+
+/* Databases that can use the generators between two server starts. */
+#define IDGEN_MAX_DATABASES 64
+
+/*
+ * This database's index: with create, assigns the next free one (ERROR
+ * 54000 when all are taken); otherwise -1 if the database has none yet.
+ */
+extern int	idgen_database_index(bool create);
+
+/* From _PG_init: registers the registry's shared memory. */
+extern void idgen_db_slots_init(void);

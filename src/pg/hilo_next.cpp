@@ -1,0 +1,362 @@
+/*
+ * hilo_next.cpp: hilo_next(table), the per-row path, and the backend's
+ * cache of blocks.
+ *
+ * Cache coherence: every change of a key row (set_max_lo, bind) and every
+ * key created in the caller's transaction sends a relcache invalidation for
+ * the table; a change of a role or a role membership marks every entry.
+ * The callbacks only mark entries stale (they never free), and the core's
+ * cache never moves an entry, so pointers into it stay valid while
+ * PostgreSQL code runs; only hilo_refresh() erases an entry, and then says
+ * so.  A stale entry rechecks the role's privilege and rereads its row
+ * before its next use; its cached block stays valid if the key still draws
+ * from the same sequence with the same formula and block size.  Drawing a
+ * block takes the key lock, which waits for a change of the key in
+ * progress to commit, then rereads the row, so a block is never computed
+ * with a block size that is no longer current; a change takes the key lock
+ * exclusively, so it waits for draws in progress and moves the sequence
+ * past them.
+ */
+#include "pg/pg.hpp"
+
+#include "pg/guard.hpp"
+#include "pg/guc.hpp"
+#include "pg/hilo.hpp"
+
+extern "C" {
+#include "access/relation.h"
+#include "access/xlog.h"
+#include "commands/sequence.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "utils/inval.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+}
+
+using idgen::HiloBlock;
+using idgen::HiloCache;
+using idgen::HiloEntry;
+using idgen::HiloStatus;
+
+static HiloCache *hilo_cache = nullptr;
+
+/*
+ * A privilege check is recorded in an entry only if no invalidation that
+ * could change its answer arrived while it ran: catalog reads during the
+ * check may process one, whose mark the recorded check would overwrite.
+ * Such invalidations (of hilo_checking, the table being checked, of all
+ * relations, of a role or a membership) bump hilo_inval_count; others do
+ * not, so that DDL on unrelated tables cannot make a check repeat.
+ */
+static uint64 hilo_inval_count = 0;
+static Oid	hilo_checking = InvalidOid;
+
+static void
+hilo_ensure_cache(void)
+{
+	if (hilo_cache == nullptr)
+		hilo_cache = idgen_guard([] { return new HiloCache(); });
+}
+
+#ifdef IDGEN_TEST_HOOKS
+/*
+ * Test builds only: a pause point.  With id_gen.test_wait_before_draw_flush
+ * = n, the backend waits here until it can take pg_advisory_lock(n) (the
+ * bigint form), which the test holds in another session; pg_locks shows it
+ * waiting.  An ordinary heavyweight lock wait: interruptible, and gone
+ * with the transaction.
+ */
+static void
+hilo_test_wait(int key)
+{
+	LOCKTAG		tag;
+
+	if (key == 0)
+		return;
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, 0, (uint32) key, 1);
+	(void) LockAcquire(&tag, ExclusiveLock, false, false);
+	LockRelease(&tag, ExclusiveLock, false);
+}
+#endif
+
+/*
+ * Rereads a stale entry's row.  Returns false (entry erased: e is no longer
+ * the key's) if the key is
+ * gone or now draws from another sequence or with another formula: its
+ * cached block no longer belongs to the key.  A new block size empties the
+ * block, and so does a block the table's ids have reached since it was
+ * drawn (a bulk load, then hilo_set_floor, which sends the invalidation).
+ */
+static bool
+hilo_refresh(Oid relid, HiloEntry *e)
+{
+	HiloKeyRow	row;
+	bool		found;
+
+	/* Cleared first: an invalidation arriving during the read re-marks it. */
+	e->stale = false;
+	found = hilo_read_key(relid, &row, true);
+	if (!found || row.seqid != e->seqid || row.strategy != e->strategy)
+	{
+		hilo_cache->erase(relid);
+		return false;
+	}
+	if (hilo_row_size(&row) != e->size)
+	{
+		/*
+		 * A block is used only under the block size it was drawn with.  A
+		 * committed change moved the sequence above it, but a change made
+		 * and rolled back in the transaction that created the table (the
+		 * one kind of change the worker does not commit) did not: blocks
+		 * drawn under the restored size may reach it.
+		 */
+		e->block.next = 1;
+		e->block.last = 0;
+		e->size = hilo_row_size(&row);
+	}
+	else if (hilo_block_reached(relid, &e->block))
+	{
+		e->block.next = 1;
+		e->block.last = 0;
+	}
+	return true;
+}
+
+/*
+ * Makes the value just drawn from seqid durable before any id of its block
+ * is returned.  nextval() WAL-logs 32 values ahead and leaves the flush to
+ * the transaction's commit; but a block serves later transactions (and the
+ * drawing one may roll back or have no xid at all), and the record that
+ * covers our value may be another backend's, not flushed yet: its
+ * XLogFlush may still be running, or fail with a PANIC.  Flushing up to
+ * the LSN of the sequence's page, which is at or past the record that
+ * logged our value, covers both: after a crash no block handed out is drawn
+ * again.  GetFlushRecPtr() is a read of shared memory, so the common case
+ * (the record is durable already) costs a buffer pin and no I/O.  (The
+ * key worker flushes its commit before it reports, so a change of the key
+ * is durable before any id drawn under it.)
+ */
+static void
+hilo_flush_draw(Oid seqid)
+{
+	Relation	rel = relation_open(seqid, NoLock);	/* locked by our caller */
+	XLogRecPtr	lsn = InvalidXLogRecPtr;
+
+	if (RelationNeedsWAL(rel))
+	{
+		Buffer		buf = ReadBuffer(rel, 0);
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		lsn = PageGetLSN(BufferGetPage(buf));
+		UnlockReleaseBuffer(buf);
+	}
+	relation_close(rel, NoLock);
+	if (lsn > GetFlushRecPtr(NULL))
+		XLogFlush(lsn);
+}
+
+/*
+ * Draws the next block of relid's key from its sequence into e.  Returns
+ * false if the key changed underneath (entry erased; the caller starts
+ * over).
+ */
+static bool
+hilo_draw(Oid relid, HiloEntry *e)
+{
+	Oid			seqid = e->seqid;
+
+	/*
+	 * The sequence lock nextval() takes anyway (to the end of the
+	 * transaction), before reading the row: it waits for an ALTER SEQUENCE,
+	 * and for a change of a key whose sequence others draw from too.  Then
+	 * the key lock, held only while we draw: once we hold it, no change of
+	 * the key is in progress, and rereading the row with the latest
+	 * snapshot gives the block size every other draw uses.  Reading it
+	 * here, once per block, rather than trusting invalidations to have
+	 * arrived in the right order, keeps the argument simple.  A change
+	 * waits for the draw to finish; it then moves the sequence past the
+	 * value drawn (hilo_set_max_lo_sql), so the block stays unique.
+	 */
+	LockRelationOid(seqid, RowExclusiveLock);
+	hilo_require_permanent_seq(seqid);
+	hilo_lock_key(relid, ShareLock);
+	if (!hilo_refresh(relid, e))
+	{
+		hilo_unlock_key(relid, ShareLock);
+		return false;
+	}
+
+	for (int attempt = 0;; attempt++)
+	{
+		int64		v = nextval_internal(seqid, false);
+		HiloBlock	block;
+		HiloStatus	st;
+
+#ifdef IDGEN_TEST_HOOKS
+		/* Between the draw's WAL record (if it wrote one) and the flush. */
+		hilo_test_wait(idgen_test_wait_before_draw_flush);
+#endif
+		hilo_flush_draw(seqid);
+
+		st = idgen::hilo_block(e->strategy, v, e->size, &block);
+		switch (st)
+		{
+			case HiloStatus::ok:
+				if (!hilo_block_above_data(relid, seqid, e->strategy, e->size, &block))
+					continue;	/* ids already in the table: draw again */
+				e->block = block;
+				hilo_unlock_key(relid, ShareLock);
+				return true;
+			case HiloStatus::overflow:
+				ereport(ERROR,
+						(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+						 errmsg("Hi/Lo key of table %s is exhausted", hilo_relname(relid)),
+						 errdetail("Hi value " INT64_FORMAT " with block size " INT64_FORMAT " (%s) would give ids above 9223372036854775807.",
+								   v, e->size, idgen::hilo_strategy_name(e->strategy)),
+						 errhint("The key has used up the bigint range; no id was handed out.")));
+				break;
+			case HiloStatus::below_one:
+				if (attempt < 2)
+					continue;
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("sequence %s of the Hi/Lo key of table %s gives no ids above 0",
+								hilo_relname(seqid), hilo_relname(relid)),
+						 errdetail("Its value " INT64_FORMAT " gives a block entirely below 1.", v),
+						 errhint("Move the sequence to a value >= 0 with setval().")));
+				break;
+			case HiloStatus::bad_size:
+				elog(ERROR, "Hi/Lo key of table %u has block size " INT64_FORMAT, relid, e->size);
+				break;
+		}
+	}
+}
+
+/* Everything but the fast path: first use, a stale entry, a used-up block. */
+static int64
+hilo_next_slow(Oid relid)
+{
+	Oid			role = GetUserId();
+
+	/* A standby has no cache to fill: say why before anything else. */
+	hilo_refuse_in_recovery();
+	hilo_ensure_cache();
+	for (;;)
+	{
+		HiloEntry  *e = hilo_cache->find(relid);
+		int64_t		id;
+
+		if (e == nullptr)
+		{
+			HiloKeyRow	row;
+			uint64		seen = hilo_inval_count;
+
+			hilo_checking = relid;
+			hilo_check_table(relid, false);
+			if (!hilo_read_key(relid, &row, true) || hilo_key_needs_repair(relid, &row))
+			{
+				/*
+				 * A first use, or a key to repair (hilo_repair.cpp); then
+				 * read what the worker committed, which the draw (under
+				 * the sequence's lock) needs to know first.
+				 */
+				hilo_create_key(relid, idgen_hilo_max_lo);
+				if (!hilo_read_key(relid, &row) || hilo_key_needs_repair(relid, &row, false))
+					ereport(ERROR,
+							(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+							 errmsg("could not create the Hi/Lo key of table %s", hilo_relname(relid)),
+							 errdetail("The background worker creating it failed or the table was dropped."),
+							 errhint("The server log has the worker's error.")));
+			}
+			e = idgen_guard([&] { return hilo_cache->insert(relid); });
+			e->seqid = row.seqid;
+			e->strategy = row.strategy;
+			e->size = hilo_row_size(&row);
+			e->stale = false;
+			e->checked_role = seen == hilo_inval_count ? role : InvalidOid;
+		}
+		else if (e->stale || e->checked_role != role)
+		{
+			uint64		seen = hilo_inval_count;
+
+			hilo_checking = relid;
+			hilo_check_table(relid, false);
+			if (e->stale && !hilo_refresh(relid, e))
+				continue;
+			/* Something changed while we checked: check again. */
+			if (seen != hilo_inval_count)
+				continue;
+			e->checked_role = role;
+		}
+
+		if (e->block.next > e->block.last && !hilo_draw(relid, e))
+			continue;
+		if (idgen::hilo_take(&e->block, &id))
+			return id;
+	}
+}
+
+/*
+ * hilo_next(tbl regclass): the next id of tbl's key.  The fast path is a
+ * hash lookup and an increment: no table, sequence, lock or syscache.  The
+ * lookup and the fields are noexcept plain data, so no guard is needed here.
+ */
+IDGEN_FUNCTION(hilo_next)
+{
+	Oid			relid;
+	HiloEntry  *e;
+
+	if (PG_ARGISNULL(0))
+		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next('orders').");
+	relid = PG_GETARG_OID(0);
+	if (likely(hilo_cache != nullptr))
+	{
+		int64_t		id;
+
+		e = hilo_cache->find(relid);
+		if (likely(e != nullptr && !e->stale && e->checked_role == GetUserId() &&
+				   idgen::hilo_take(&e->block, &id)))
+			PG_RETURN_INT64(id);
+	}
+	PG_RETURN_INT64(hilo_next_slow(relid));
+}
+
+/* ---------------------------------------------------------------------
+ * Invalidation
+ * --------------------------------------------------------------------- */
+
+/* Relcache invalidation of relid (InvalidOid: all): entries go stale. */
+static void
+hilo_relcache_callback(Datum arg, Oid relid)
+{
+	if (!OidIsValid(relid) || relid == hilo_checking)
+		hilo_inval_count++;
+	if (hilo_cache != nullptr)
+		hilo_cache->mark_stale(relid);
+}
+
+/*
+ * A role or a role membership changed (ALTER ROLE ... NOSUPERUSER, GRANT or
+ * REVOKE role ...): no relcache invalidation tells the tables, yet any
+ * role's INSERT privilege may have changed.  Every entry goes stale, so the
+ * next call of every key checks again; such changes are rare, and the fast
+ * path stays a lookup and an increment.
+ */
+static void
+hilo_role_callback(Datum arg, int cacheid, uint32 hashvalue)
+{
+	hilo_inval_count++;
+	if (hilo_cache != nullptr)
+		hilo_cache->mark_stale(0);
+}
+
+void
+idgen_hilo_init(void)
+{
+	hilo_catalog_init();
+	hilo_floor_init();
+	CacheRegisterRelcacheCallback(hilo_relcache_callback, (Datum) 0);
+	CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, hilo_role_callback, (Datum) 0);
+	CacheRegisterSyscacheCallback(AUTHOID, hilo_role_callback, (Datum) 0);
+}

@@ -237,7 +237,7 @@ SELECT hilo_bind('mixed_pooled', 'pooled_seq', 'pooled');
 SELECT hilo_bind('mixed_pooled', 'pooled_seq', 'pooled', 10);
 SELECT table_name, strategy, max_lo, sequence, own_sequence FROM hilo_keys
  WHERE table_name::text LIKE 'mixed_%' ORDER BY 1::text;
--- Worked examples (doc/hilo.md): the first block of each formula.
+-- Worked examples (README.md, Hi/Lo keys): the first block of each formula.
 SELECT hilo_next('mixed_classic') AS classic, hilo_next('mixed_legacy') AS legacy,
        hilo_next('mixed_pooled_lo') AS pooled_lo, hilo_next('mixed_pooled') AS pooled;
 -- Interleave: the application takes a block, the database takes ids, the

@@ -43,7 +43,7 @@ TEST(Hilo, ParseStrategy)
 	}
 }
 
-/* The worked examples of doc/hilo.md. */
+/* The worked examples of README.md, Hi/Lo keys (strategies and their first blocks). */
 TEST(Hilo, Formulas)
 {
 	HiloBlock	b;

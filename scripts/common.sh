@@ -10,6 +10,10 @@ RUN_USER=${ID_GEN_USER:-postgres}
 # Debian packages the build, the tests and the benchmark need.
 DEPS="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib
       uuid-dev libgtest-dev g++ make libipc-run-perl perl clang libclang-rt-14-dev"
+# The drivers test/t/050_drivers.pl runs timeuuid through (scripts/test.sh
+# installs them and requires them: ID_GEN_DRIVERS=required).
+DRIVER_DEPS="python3-psycopg2 python3-sqlalchemy libpostgresql-jdbc-java default-jdk-headless"
+command -v npm >/dev/null 2>&1 || DRIVER_DEPS="$DRIVER_DEPS nodejs npm"
 
 install_deps() {
     local missing=()

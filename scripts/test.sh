@@ -12,6 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
 
+DEPS="$DEPS $DRIVER_DEPS"
 install_deps
 
 # As root, work on a copy the unprivileged user owns; the checkout stays untouched.
@@ -20,7 +21,7 @@ LOG=$WORK/test.log
 echo "running the suite as $RUN_USER in $WORK (log: $LOG)"
 
 as_user make -C "$WORK" -s clean >/dev/null 2>&1
-as_user make -C "$WORK" -k WERROR=1 PROVE_FLAGS=-v test 2>&1 | tee "$LOG"
+as_user env ID_GEN_DRIVERS=required make -C "$WORK" -k WERROR=1 PROVE_FLAGS=-v test 2>&1 | tee "$LOG"
 status=${PIPESTATUS[0]}
 
 # Count what each layer ran; a layer that ran nothing is a failure.

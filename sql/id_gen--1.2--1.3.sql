@@ -160,3 +160,155 @@ BEGIN
     END IF;
 END
 $$;
+
+-- ---------------------------------------------------------------------------
+-- timeuuid beside uuid.  Drivers send UUID parameters as uuid (pgjdbc's
+-- setObject(UUID), psycopg2's uuid.UUID, node-postgres' $1::uuid): the
+-- comparison operators below take them in both orders, in time order, and
+-- belong to timeuuid's btree and hash families, so indexes on timeuuid
+-- columns serve them.  The uuid side is checked as the cast checks it
+-- (ERROR 22023 for versions timeuuid does not hold), by every member.  The
+-- cast timeuuid -> uuid is implicit: every timeuuid is a uuid, so functions
+-- taking uuid take timeuuid, and JOIN ... USING, NATURAL JOIN, UNION and
+-- CASE between the two types give uuid.  The cross-type = is not MERGES: a
+-- merge join would sort the uuid side with uuid's own (byte) order, which
+-- is not timeuuid's; hash joins, nested loops and index scans serve it.
+-- ---------------------------------------------------------------------------
+DROP CAST (timeuuid AS uuid);
+CREATE CAST (timeuuid AS uuid) WITHOUT FUNCTION AS IMPLICIT;
+-- With it, the timeuuid forms of the PostgreSQL 17 names only made
+-- uuid_extract_version('...') ambiguous (a query copied from PostgreSQL's
+-- documentation failed): the uuid forms serve timeuuid now, as core's do.
+-- For version 6 timestamps, timeuuid_timestamp().  A view calling a
+-- dropped form makes this update fail (RESTRICT), naming the view.
+DROP FUNCTION uuid_extract_timestamp(timeuuid);
+DROP FUNCTION uuid_extract_version(timeuuid);
+CREATE FUNCTION timeuuid_uuid_eq(timeuuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_ne(timeuuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_lt(timeuuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_le(timeuuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_gt(timeuuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_ge(timeuuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_cmp(timeuuid, uuid) RETURNS integer
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timeuuid_eq(uuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timeuuid_ne(uuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timeuuid_lt(uuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timeuuid_le(uuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timeuuid_gt(uuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timeuuid_ge(uuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timeuuid_cmp(uuid, timeuuid) RETURNS integer
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_hash(uuid) RETURNS integer
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_hash_extended(uuid, bigint) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_uuid_eq(timeuuid, uuid) IS 'implementation of = between timeuuid and uuid';
+COMMENT ON FUNCTION timeuuid_uuid_ne(timeuuid, uuid) IS 'implementation of <> between timeuuid and uuid';
+COMMENT ON FUNCTION timeuuid_uuid_lt(timeuuid, uuid) IS 'implementation of < between timeuuid and uuid (time order)';
+COMMENT ON FUNCTION timeuuid_uuid_le(timeuuid, uuid) IS 'implementation of <= between timeuuid and uuid (time order)';
+COMMENT ON FUNCTION timeuuid_uuid_gt(timeuuid, uuid) IS 'implementation of > between timeuuid and uuid (time order)';
+COMMENT ON FUNCTION timeuuid_uuid_ge(timeuuid, uuid) IS 'implementation of >= between timeuuid and uuid (time order)';
+COMMENT ON FUNCTION timeuuid_uuid_cmp(timeuuid, uuid) IS 'btree comparison of a timeuuid with a uuid, in time order';
+COMMENT ON FUNCTION uuid_timeuuid_eq(uuid, timeuuid) IS 'implementation of = between uuid and timeuuid';
+COMMENT ON FUNCTION uuid_timeuuid_ne(uuid, timeuuid) IS 'implementation of <> between uuid and timeuuid';
+COMMENT ON FUNCTION uuid_timeuuid_lt(uuid, timeuuid) IS 'implementation of < between uuid and timeuuid (time order)';
+COMMENT ON FUNCTION uuid_timeuuid_le(uuid, timeuuid) IS 'implementation of <= between uuid and timeuuid (time order)';
+COMMENT ON FUNCTION uuid_timeuuid_gt(uuid, timeuuid) IS 'implementation of > between uuid and timeuuid (time order)';
+COMMENT ON FUNCTION uuid_timeuuid_ge(uuid, timeuuid) IS 'implementation of >= between uuid and timeuuid (time order)';
+COMMENT ON FUNCTION uuid_timeuuid_cmp(uuid, timeuuid) IS 'btree comparison of a uuid with a timeuuid, in time order';
+COMMENT ON FUNCTION timeuuid_uuid_hash(uuid) IS 'hash of a uuid compared with timeuuids (as timeuuid_hash hashes it)';
+COMMENT ON FUNCTION timeuuid_uuid_hash_extended(uuid, bigint) IS '64-bit seeded hash of a uuid compared with timeuuids';
+
+CREATE OPERATOR = (
+    LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES
+);
+CREATE OPERATOR <> (
+    LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR = (
+    LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES
+);
+CREATE OPERATOR <> (
+    LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (timeuuid, uuid) IS 'equal';
+COMMENT ON OPERATOR <> (timeuuid, uuid) IS 'not equal';
+COMMENT ON OPERATOR < (timeuuid, uuid) IS 'earlier than';
+COMMENT ON OPERATOR <= (timeuuid, uuid) IS 'earlier than or equal';
+COMMENT ON OPERATOR > (timeuuid, uuid) IS 'later than';
+COMMENT ON OPERATOR >= (timeuuid, uuid) IS 'later than or equal';
+COMMENT ON OPERATOR = (uuid, timeuuid) IS 'equal';
+COMMENT ON OPERATOR <> (uuid, timeuuid) IS 'not equal';
+COMMENT ON OPERATOR < (uuid, timeuuid) IS 'earlier than';
+COMMENT ON OPERATOR <= (uuid, timeuuid) IS 'earlier than or equal';
+COMMENT ON OPERATOR > (uuid, timeuuid) IS 'later than';
+COMMENT ON OPERATOR >= (uuid, timeuuid) IS 'later than or equal';
+
+ALTER OPERATOR FAMILY timeuuid_ops USING btree ADD
+    OPERATOR 1 < (timeuuid, uuid),
+    OPERATOR 2 <= (timeuuid, uuid),
+    OPERATOR 3 = (timeuuid, uuid),
+    OPERATOR 4 >= (timeuuid, uuid),
+    OPERATOR 5 > (timeuuid, uuid),
+    FUNCTION 1 (timeuuid, uuid) timeuuid_uuid_cmp(timeuuid, uuid),
+    OPERATOR 1 < (uuid, timeuuid),
+    OPERATOR 2 <= (uuid, timeuuid),
+    OPERATOR 3 = (uuid, timeuuid),
+    OPERATOR 4 >= (uuid, timeuuid),
+    OPERATOR 5 > (uuid, timeuuid),
+    FUNCTION 1 (uuid, timeuuid) uuid_timeuuid_cmp(uuid, timeuuid);
+
+ALTER OPERATOR FAMILY timeuuid_hash_ops USING hash ADD
+    OPERATOR 1 = (timeuuid, uuid),
+    OPERATOR 1 = (uuid, timeuuid),
+    FUNCTION 1 (uuid, uuid) timeuuid_uuid_hash(uuid),
+    FUNCTION 2 (uuid, uuid) timeuuid_uuid_hash_extended(uuid, bigint);

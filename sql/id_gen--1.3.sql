@@ -331,20 +331,20 @@ CREATE TYPE timeuuid (
 COMMENT ON TYPE timeuuid IS
     'time-ordered UUID (RFC 9562 versions 1, 6, 7): stored like uuid, sorted by the time it carries';
 
--- Casts.  timeuuid -> uuid is binary: every timeuuid is a valid uuid.
--- uuid -> timeuuid cannot be binary: a binary-coercible cast runs no code,
--- so a version 4 uuid would become a timeuuid unchecked and break the time
--- order's assumptions; it is a function that validates (ERROR 22023).
--- Both are AS ASSIGNMENT, not IMPLICIT: INSERT/UPDATE between uuid and
--- timeuuid columns work, but a comparison such as timeuuid_col = uuid_val
--- is an error asking for a cast instead of silently comparing as uuid (in
--- byte order, without the timeuuid index).
+-- Casts.  timeuuid -> uuid is binary and implicit: every timeuuid is a
+-- valid uuid, so whatever takes a uuid takes a timeuuid.  uuid -> timeuuid
+-- cannot be binary: a binary-coercible cast runs no code, so a version 4
+-- uuid would become a timeuuid unchecked and break the time order's
+-- assumptions; it is a function that validates (ERROR 22023), applied on
+-- assignment (INSERT, UPDATE, COPY from a uuid).  Comparisons between the
+-- two types use the cross-type operators at the end of this file (time
+-- order, served by timeuuid's indexes), not uuid's byte order.
 CREATE FUNCTION timeuuid(uuid) RETURNS timeuuid
     AS 'MODULE_PATHNAME', 'timeuuid_from_uuid'
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION timeuuid(uuid) IS
     'cast uuid to timeuuid, rejecting versions other than 1, 6 and 7';
-CREATE CAST (timeuuid AS uuid) WITHOUT FUNCTION AS ASSIGNMENT;
+CREATE CAST (timeuuid AS uuid) WITHOUT FUNCTION AS IMPLICIT;
 CREATE CAST (uuid AS timeuuid) WITH FUNCTION timeuuid(uuid) AS ASSIGNMENT;
 
 -- Comparison.
@@ -573,20 +573,16 @@ CREATE FUNCTION timeuuid_from_sqlserver(uuid) RETURNS timeuuid
 COMMENT ON FUNCTION timeuuid_from_sqlserver(uuid) IS
     'version 1 timeuuid from a SQL Server NEWSEQUENTIALID() value (first three fields byte-swapped)';
 
--- PostgreSQL 17/18 names (core 15 has neither).  The uuid forms behave as
--- core's: NULL unless RFC 9562 variant, and a timestamp only for versions 1
--- and 7.  The timeuuid form of uuid_extract_timestamp also reads version 6.
+-- PostgreSQL 17/18 names (core 15 has neither), behaving as core's: NULL
+-- unless RFC 9562 variant, and a timestamp only for versions 1 and 7
+-- (timeuuid_timestamp() also reads version 6).  A timeuuid argument comes
+-- through the implicit cast to uuid.
 CREATE FUNCTION uuid_extract_timestamp(uuid) RETURNS timestamptz
     AS 'MODULE_PATHNAME', 'idgen_uuid_extract_timestamp'
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uuid_extract_timestamp(uuid) IS
     'PostgreSQL 17 name: timestamp of a version 1 or 7 uuid, else NULL';
 
-CREATE FUNCTION uuid_extract_timestamp(timeuuid) RETURNS timestamptz
-    AS 'MODULE_PATHNAME', 'timeuuid_timestamp'
-    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION uuid_extract_timestamp(timeuuid) IS
-    'PostgreSQL 17 name for timeuuid_timestamp(timeuuid)';
 
 CREATE FUNCTION uuid_extract_version(uuid) RETURNS smallint
     AS 'MODULE_PATHNAME', 'idgen_uuid_extract_version'
@@ -594,8 +590,146 @@ CREATE FUNCTION uuid_extract_version(uuid) RETURNS smallint
 COMMENT ON FUNCTION uuid_extract_version(uuid) IS
     'PostgreSQL 17 name: version of an RFC 9562 variant uuid, else NULL';
 
-CREATE FUNCTION uuid_extract_version(timeuuid) RETURNS smallint
-    AS 'MODULE_PATHNAME', 'idgen_uuid_extract_version'
-    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION uuid_extract_version(timeuuid) IS
-    'PostgreSQL 17 name: version of a timeuuid (1, 6 or 7), NULL for nil and max';
+
+-- ---------------------------------------------------------------------------
+-- timeuuid beside uuid.  Drivers send UUID parameters as uuid (pgjdbc's
+-- setObject(UUID), psycopg2's uuid.UUID, node-postgres' $1::uuid): the
+-- comparison operators below take them in both orders, in time order, and
+-- belong to timeuuid's btree and hash families, so indexes on timeuuid
+-- columns serve them.  The uuid side is checked as the cast checks it
+-- (ERROR 22023 for versions timeuuid does not hold), by every member.  The
+-- cast timeuuid -> uuid is implicit: every timeuuid is a uuid, so functions
+-- taking uuid take timeuuid, and JOIN ... USING, NATURAL JOIN, UNION and
+-- CASE between the two types give uuid.  The cross-type = is not MERGES: a
+-- merge join would sort the uuid side with uuid's own (byte) order, which
+-- is not timeuuid's; hash joins, nested loops and index scans serve it.
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION timeuuid_uuid_eq(timeuuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_ne(timeuuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_lt(timeuuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_le(timeuuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_gt(timeuuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_ge(timeuuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_cmp(timeuuid, uuid) RETURNS integer
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timeuuid_eq(uuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timeuuid_ne(uuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timeuuid_lt(uuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timeuuid_le(uuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timeuuid_gt(uuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timeuuid_ge(uuid, timeuuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timeuuid_cmp(uuid, timeuuid) RETURNS integer
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_hash(uuid) RETURNS integer
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION timeuuid_uuid_hash_extended(uuid, bigint) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_uuid_eq(timeuuid, uuid) IS 'implementation of = between timeuuid and uuid';
+COMMENT ON FUNCTION timeuuid_uuid_ne(timeuuid, uuid) IS 'implementation of <> between timeuuid and uuid';
+COMMENT ON FUNCTION timeuuid_uuid_lt(timeuuid, uuid) IS 'implementation of < between timeuuid and uuid (time order)';
+COMMENT ON FUNCTION timeuuid_uuid_le(timeuuid, uuid) IS 'implementation of <= between timeuuid and uuid (time order)';
+COMMENT ON FUNCTION timeuuid_uuid_gt(timeuuid, uuid) IS 'implementation of > between timeuuid and uuid (time order)';
+COMMENT ON FUNCTION timeuuid_uuid_ge(timeuuid, uuid) IS 'implementation of >= between timeuuid and uuid (time order)';
+COMMENT ON FUNCTION timeuuid_uuid_cmp(timeuuid, uuid) IS 'btree comparison of a timeuuid with a uuid, in time order';
+COMMENT ON FUNCTION uuid_timeuuid_eq(uuid, timeuuid) IS 'implementation of = between uuid and timeuuid';
+COMMENT ON FUNCTION uuid_timeuuid_ne(uuid, timeuuid) IS 'implementation of <> between uuid and timeuuid';
+COMMENT ON FUNCTION uuid_timeuuid_lt(uuid, timeuuid) IS 'implementation of < between uuid and timeuuid (time order)';
+COMMENT ON FUNCTION uuid_timeuuid_le(uuid, timeuuid) IS 'implementation of <= between uuid and timeuuid (time order)';
+COMMENT ON FUNCTION uuid_timeuuid_gt(uuid, timeuuid) IS 'implementation of > between uuid and timeuuid (time order)';
+COMMENT ON FUNCTION uuid_timeuuid_ge(uuid, timeuuid) IS 'implementation of >= between uuid and timeuuid (time order)';
+COMMENT ON FUNCTION uuid_timeuuid_cmp(uuid, timeuuid) IS 'btree comparison of a uuid with a timeuuid, in time order';
+COMMENT ON FUNCTION timeuuid_uuid_hash(uuid) IS 'hash of a uuid compared with timeuuids (as timeuuid_hash hashes it)';
+COMMENT ON FUNCTION timeuuid_uuid_hash_extended(uuid, bigint) IS '64-bit seeded hash of a uuid compared with timeuuids';
+
+CREATE OPERATOR = (
+    LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES
+);
+CREATE OPERATOR <> (
+    LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR = (
+    LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES
+);
+CREATE OPERATOR <> (
+    LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (timeuuid, uuid) IS 'equal';
+COMMENT ON OPERATOR <> (timeuuid, uuid) IS 'not equal';
+COMMENT ON OPERATOR < (timeuuid, uuid) IS 'earlier than';
+COMMENT ON OPERATOR <= (timeuuid, uuid) IS 'earlier than or equal';
+COMMENT ON OPERATOR > (timeuuid, uuid) IS 'later than';
+COMMENT ON OPERATOR >= (timeuuid, uuid) IS 'later than or equal';
+COMMENT ON OPERATOR = (uuid, timeuuid) IS 'equal';
+COMMENT ON OPERATOR <> (uuid, timeuuid) IS 'not equal';
+COMMENT ON OPERATOR < (uuid, timeuuid) IS 'earlier than';
+COMMENT ON OPERATOR <= (uuid, timeuuid) IS 'earlier than or equal';
+COMMENT ON OPERATOR > (uuid, timeuuid) IS 'later than';
+COMMENT ON OPERATOR >= (uuid, timeuuid) IS 'later than or equal';
+
+ALTER OPERATOR FAMILY timeuuid_ops USING btree ADD
+    OPERATOR 1 < (timeuuid, uuid),
+    OPERATOR 2 <= (timeuuid, uuid),
+    OPERATOR 3 = (timeuuid, uuid),
+    OPERATOR 4 >= (timeuuid, uuid),
+    OPERATOR 5 > (timeuuid, uuid),
+    FUNCTION 1 (timeuuid, uuid) timeuuid_uuid_cmp(timeuuid, uuid),
+    OPERATOR 1 < (uuid, timeuuid),
+    OPERATOR 2 <= (uuid, timeuuid),
+    OPERATOR 3 = (uuid, timeuuid),
+    OPERATOR 4 >= (uuid, timeuuid),
+    OPERATOR 5 > (uuid, timeuuid),
+    FUNCTION 1 (uuid, timeuuid) uuid_timeuuid_cmp(uuid, timeuuid);
+
+ALTER OPERATOR FAMILY timeuuid_hash_ops USING hash ADD
+    OPERATOR 1 = (timeuuid, uuid),
+    OPERATOR 1 = (uuid, timeuuid),
+    FUNCTION 1 (uuid, uuid) timeuuid_uuid_hash(uuid),
+    FUNCTION 2 (uuid, uuid) timeuuid_uuid_hash_extended(uuid, bigint);

@@ -22,6 +22,10 @@ CREATE DATABASE id_gen_fresh;
 -- install gives.
 \set annotations 'SELECT md5(string_agg(line, E\'\\n\' ORDER BY line)) AS annotations_md5, count(described) AS commented FROM (SELECT pg_describe_object(d.classid, d.objid, d.objsubid) || \': \' || coalesce(ds.description, \'-\') || \' \' || coalesce((SELECT relacl::text FROM pg_class WHERE d.classid = \'pg_class\'::regclass AND oid = d.objid), (SELECT proacl::text FROM pg_proc WHERE d.classid = \'pg_proc\'::regclass AND oid = d.objid), (SELECT nspacl::text FROM pg_namespace WHERE d.classid = \'pg_namespace\'::regclass AND oid = d.objid), (SELECT typacl::text FROM pg_type WHERE d.classid = \'pg_type\'::regclass AND oid = d.objid), \'-\') AS line, ds.description AS described FROM pg_depend d LEFT JOIN pg_description ds ON ds.classoid = d.classid AND ds.objoid = d.objid AND ds.objsubid = d.objsubid WHERE d.refclassid = \'pg_extension\'::regclass AND d.deptype = \'e\' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\')) x;'
 
+-- The operator families' contents (operators and support functions by
+-- strategy and types): members of a family are not extension members.
+\set families 'SELECT count(*) AS family_entries, md5(string_agg(e, E\'\\n\' ORDER BY e)) AS families_md5 FROM (SELECT format(\'%s %s op %s %s(%s,%s)\', f.opfname, am.amname, o.amopstrategy, o.amopopr::regoperator, o.amoplefttype::regtype, o.amoprighttype::regtype) AS e FROM pg_amop o JOIN pg_opfamily f ON f.oid = o.amopfamily JOIN pg_am am ON am.oid = f.opfmethod WHERE f.opfname LIKE \'timeuuid%\' UNION ALL SELECT format(\'%s %s proc %s %s(%s,%s)\', f.opfname, am.amname, p.amprocnum, p.amproc::regprocedure, p.amproclefttype::regtype, p.amprocrighttype::regtype) FROM pg_amproc p JOIN pg_opfamily f ON f.oid = p.amprocfamily JOIN pg_am am ON am.oid = f.opfmethod WHERE f.opfname LIKE \'timeuuid%\') x;'
+
 \c id_gen_upgraded
 CREATE EXTENSION id_gen VERSION '1.0';
 CREATE TABLE t (id bigint PRIMARY KEY DEFAULT hilo_next('t'));
@@ -52,6 +56,7 @@ SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids, max(id) AS max_id F
 :members
 :definitions
 :annotations
+:families
 
 \c id_gen_fresh
 CREATE EXTENSION id_gen;
@@ -60,6 +65,7 @@ SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
 :members
 :definitions
 :annotations
+:families
 
 \c postgres
 DROP DATABASE id_gen_upgraded;

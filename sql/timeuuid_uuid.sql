@@ -1,0 +1,106 @@
+-- timeuuid beside uuid: what drivers send, and what SQL mixing the two types does.
+-- A statement expected to fail is followed by \echo :LAST_ERROR_SQLSTATE: the
+-- output shows the error as a client sees it, then its SQLSTATE.
+
+CREATE TABLE events (id timeuuid PRIMARY KEY, n int);
+INSERT INTO events
+SELECT timeuuid_min(timestamptz '2024-01-01 00:00:00+00' + g * interval '1 second'), g
+  FROM generate_series(1, 1000) g;
+ANALYZE events;
+
+-- 1. Drivers bind UUID parameters as uuid (pgjdbc setObject(UUID), psycopg2
+-- uuid.UUID, node-postgres $1::uuid).  Every comparison takes them, in both
+-- orders, in time order: the same rows as comparing with the timeuuid.
+PREPARE by_id(uuid) AS SELECT n FROM events WHERE id = $1;
+EXECUTE by_id(timeuuid_min('2024-01-01 00:00:07+00')::uuid);
+PREPARE after(uuid) AS SELECT count(*) FROM events WHERE id > $1;
+EXECUTE after(timeuuid_min('2024-01-01 00:16:00+00')::uuid);
+SELECT count(*) FROM events WHERE timeuuid_min('2024-01-01 00:16:00+00')::uuid < id;
+SELECT bool_and((e.id = u) = (e.id = u::timeuuid) AND (e.id < u) = (e.id < u::timeuuid)
+            AND (u <= e.id) = (u::timeuuid <= e.id) AND (u <> e.id) = (u::timeuuid <> e.id)
+            AND (e.id >= u) = (e.id >= u::timeuuid) AND (u > e.id) = (u::timeuuid > e.id))
+       AS same_as_timeuuid
+  FROM events e,
+       (SELECT id::uuid AS u FROM events WHERE n % 97 = 0) p;
+
+-- The primary key's index serves them (the operators are members of
+-- timeuuid's btree family), as it serves timeuuid comparisons.
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) EXECUTE by_id('018cc25a-5c07-7000-8000-000000000000');
+EXPLAIN (COSTS OFF) EXECUTE after('018cc25a-5c07-7000-8000-000000000000');
+RESET enable_seqscan;
+
+-- Time order, not uuid's byte order: a version 1 uuid sorts by its time.
+SELECT timeuuid_min('2024-01-01 00:00:00+00') < 'c232ab00-9414-11ec-b3c8-9f6bdeced846'::uuid AS v7_2024_before_v1_2022,
+       '017f22e2-79b0-7cc3-98c4-dc0c0c07398f'::uuid < timeuuid_min('2024-01-01 00:00:00+00') AS v7_2022_before_v7_2024;
+
+-- 2. A uuid that no timeuuid can be is refused, as the cast refuses it, by
+-- every operator and whatever the plan: nested loop, index scan, hash join.
+-- (No merge join: it would sort the uuid side in uuid's byte order.)
+SELECT count(*) FROM events WHERE id = 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid; \echo :LAST_ERROR_SQLSTATE
+SELECT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid < timeuuid_min(now()); \echo :LAST_ERROR_SQLSTATE
+CREATE TABLE foreign_ids (u uuid);
+INSERT INTO foreign_ids VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11');
+ANALYZE foreign_ids;
+SET enable_hashjoin = off; SET enable_mergejoin = off;
+SELECT count(*) FROM events e JOIN foreign_ids f ON e.id = f.u; \echo :LAST_ERROR_SQLSTATE
+SET enable_seqscan = off;
+SELECT count(*) FROM events e JOIN foreign_ids f ON e.id = f.u; \echo :LAST_ERROR_SQLSTATE
+RESET enable_seqscan;
+SET enable_nestloop = off; SET enable_hashjoin = on;
+SELECT count(*) FROM events e JOIN foreign_ids f ON e.id = f.u; \echo :LAST_ERROR_SQLSTATE
+RESET enable_hashjoin; RESET enable_mergejoin; RESET enable_nestloop;
+
+-- The same join with time-based uuids works under every plan and agrees.
+TRUNCATE foreign_ids;
+INSERT INTO foreign_ids SELECT id::uuid FROM events WHERE n % 10 = 0;
+ANALYZE foreign_ids;
+SET enable_hashjoin = off; SET enable_mergejoin = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM events e JOIN foreign_ids f ON e.id = f.u;
+SELECT count(*) AS nestloop FROM events e JOIN foreign_ids f ON e.id = f.u;
+SET enable_nestloop = off; SET enable_hashjoin = on;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM events e JOIN foreign_ids f ON f.u = e.id;
+SELECT count(*) AS hash FROM events e JOIN foreign_ids f ON f.u = e.id;
+RESET enable_hashjoin; RESET enable_mergejoin; RESET enable_nestloop;
+-- A range between two uuid parameters, through the index.
+SET enable_seqscan = off;
+PREPARE between_ids(uuid, uuid) AS SELECT count(*) FROM events WHERE id >= $1 AND id < $2;
+EXPLAIN (COSTS OFF) EXECUTE between_ids('018cc25a-5c07-7000-8000-000000000000', '018cc25a-5c08-7000-8000-000000000000');
+EXECUTE between_ids(timeuuid_min('2024-01-01 00:01:00+00'), timeuuid_min('2024-01-01 00:02:00+00'));
+RESET enable_seqscan;
+
+-- 3. SQL that needs one type for both: JOIN ... USING, NATURAL JOIN, UNION,
+-- CASE, COALESCE give uuid (every timeuuid is a uuid; the cast is implicit).
+CREATE TABLE by_uuid (id uuid, note text);
+INSERT INTO by_uuid SELECT id::uuid, 'n' || n FROM events WHERE n <= 3;
+SELECT pg_typeof(id), count(*) FROM events JOIN by_uuid USING (id) GROUP BY 1;
+SELECT pg_typeof(id), count(*) FROM (SELECT id FROM events) a NATURAL JOIN (SELECT id FROM by_uuid) b GROUP BY 1;
+SELECT DISTINCT pg_typeof(x) FROM (SELECT id FROM events UNION SELECT id FROM by_uuid) s(x);
+SELECT pg_typeof(CASE WHEN true THEN timeuuid_next() ELSE gen_random_uuid() END),
+       pg_typeof(COALESCE(timeuuid_next(), gen_random_uuid()));
+-- Writing a uuid into a timeuuid column checks it; the other way needs nothing.
+INSERT INTO events (id, n) SELECT id, 0 FROM by_uuid LIMIT 0;
+INSERT INTO events (id, n) VALUES ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid, 0); \echo :LAST_ERROR_SQLSTATE
+INSERT INTO by_uuid (id) SELECT id FROM events LIMIT 1;
+-- A uuid column can take the server-wide increasing stream directly.
+CREATE TABLE uuid_keyed (id uuid PRIMARY KEY DEFAULT timeuuid_next(), v int);
+INSERT INTO uuid_keyed (v) SELECT g FROM generate_series(1, 100) g;
+SELECT bool_and(a < b) AS increasing FROM (
+  SELECT id AS a, lead(id) OVER (ORDER BY v) AS b FROM uuid_keyed) s WHERE b IS NOT NULL;
+
+-- 4. PostgreSQL 17's names take literals and timeuuids alike, as in core
+-- (queries copied from PostgreSQL's documentation behave the same).
+SELECT uuid_extract_version('11111111-1111-5111-8111-111111111111');
+SELECT uuid_extract_timestamp('017f22e2-79b0-7cc3-98c4-dc0c0c07398f');
+SELECT uuid_extract_version(id), uuid_extract_timestamp(id) FROM events WHERE n = 1;
+-- A version 6 timeuuid: core's functions give no timestamp for version 6;
+-- timeuuid_timestamp() does.
+SELECT uuid_extract_version(v), uuid_extract_timestamp(v), timeuuid_timestamp(v)
+  FROM (VALUES ('1ec9414c-232a-6b00-b3c8-9f6bdeced846'::timeuuid)) t(v);
+
+-- 5. The families are what the planner needs: btree and hash classes of
+-- timeuuid with the cross-type members.
+SELECT f.opfname, a.amname, count(*) FILTER (WHERE o.amoplefttype <> o.amoprighttype) AS cross_type_operators
+  FROM pg_opfamily f JOIN pg_am a ON a.oid = f.opfmethod JOIN pg_amop o ON o.amopfamily = f.oid
+ WHERE f.opfname IN ('timeuuid_ops', 'timeuuid_hash_ops')
+ GROUP BY 1, 2 ORDER BY 1;

@@ -1,0 +1,82 @@
+"""timeuuid through psycopg2 2.9 and SQLAlchemy 1.4 (Debian's python3-psycopg2,
+python3-sqlalchemy).  Connects with the libpq environment (PGHOST, PGPORT,
+PGDATABASE); prints one "ok <check>" or "not ok <check>: <why>" line per check.
+Run by test/t/050_drivers.pl."""
+import sys
+import uuid
+
+import psycopg2
+import psycopg2.extras
+
+failed = False
+
+
+def check(name, cond, why=""):
+    global failed
+    print(("ok " if cond else "not ok ") + name + ("" if cond else ": " + why))
+    failed = failed or not cond
+
+
+conn = psycopg2.connect("")
+conn.autocommit = True
+cur = conn.cursor()
+cur.execute("DROP TABLE IF EXISTS py_events")
+cur.execute("CREATE TABLE py_events (id timeuuid PRIMARY KEY DEFAULT timeuuid_next(), n int)")
+cur.execute("INSERT INTO py_events (n) SELECT g FROM generate_series(1, 10) g")
+
+# A parameter of type uuid.UUID is sent as uuid: every comparison takes it.
+psycopg2.extras.register_uuid()
+cur.execute("SELECT id::text FROM py_events WHERE n = 5")
+fifth = uuid.UUID(cur.fetchone()[0])
+cur.execute("SELECT n FROM py_events WHERE id = %s", (fifth,))
+check("uuid.UUID parameter: WHERE id = %s", cur.fetchone() == (5,))
+cur.execute("SELECT count(*) FROM py_events WHERE id > %s", (fifth,))
+check("uuid.UUID parameter: WHERE id > %s (time order)", cur.fetchone() == (5,))
+cur.execute("INSERT INTO py_events (id, n) VALUES (%s, 11)", (uuid.UUID("017f22e2-79b0-7cc3-98c4-dc0c0c07398f"),))
+check("uuid.UUID parameter inserted into a timeuuid column", cur.rowcount == 1)
+try:
+    cur.execute("SELECT 1 FROM py_events WHERE id = %s", (uuid.uuid4(),))
+    check("a version 4 uuid.UUID is refused", False, "no error")
+except psycopg2.Error as e:
+    check("a version 4 uuid.UUID is refused", e.pgcode == "22023", e.pgcode)
+
+# Results: psycopg2 picks the Python type by the column's type OID.
+cur.execute("SELECT id FROM py_events WHERE n = 5")
+check("without the recipe a timeuuid arrives as str", isinstance(cur.fetchone()[0], str))
+# The recipe: register the uuid adapter for timeuuid's OIDs too.
+cur.execute("SELECT 'timeuuid'::regtype::oid, 'timeuuid[]'::regtype::oid")
+psycopg2.extras.register_uuid(oids=cur.fetchone(), conn_or_curs=conn)
+cur.execute("SELECT id, ARRAY[id] FROM py_events WHERE n = 5")
+value, values = cur.fetchone()
+check("with register_uuid(oids=...) a timeuuid arrives as uuid.UUID", value == fifth)
+check("and a timeuuid[] as a list of uuid.UUID", values == [fifth])
+# Or cast in the query: a uuid column's value is a uuid.UUID anyway.
+cur.execute("SELECT id::uuid FROM py_events WHERE n = 5")
+check("id::uuid arrives as uuid.UUID", cur.fetchone()[0] == fifth)
+
+# SQLAlchemy 1.4, the PostgreSQL dialect's UUID(as_uuid=True) on a timeuuid column.
+try:
+    import sqlalchemy as sa
+    from sqlalchemy.dialects.postgresql import UUID
+    from sqlalchemy.orm import Session, declarative_base
+
+    Base = declarative_base()
+
+    class Event(Base):
+        __tablename__ = "py_events"
+        id = sa.Column(UUID(as_uuid=True), primary_key=True)
+        n = sa.Column(sa.Integer)
+
+    engine = sa.create_engine("postgresql+psycopg2://", future=True)
+    with Session(engine) as session:
+        event = session.get(Event, fifth)
+        check("SQLAlchemy UUID(as_uuid=True): Session.get() by uuid.UUID", event is not None and event.n == 5)
+        later = session.execute(sa.select(sa.func.count()).where(Event.id > fifth)).scalar_one()
+        check("SQLAlchemy: Event.id > uuid.UUID (time order)", later == 5, str(later))
+        session.add(Event(id=uuid.UUID("1ec9414c-232a-6b00-b3c8-9f6bdeced846"), n=12))
+        session.commit()
+        check("SQLAlchemy: insert of uuid.UUID into timeuuid", session.get(Event, uuid.UUID("1ec9414c-232a-6b00-b3c8-9f6bdeced846")) is not None)
+except ImportError as e:
+    check("SQLAlchemy available", False, str(e))
+
+sys.exit(1 if failed else 0)

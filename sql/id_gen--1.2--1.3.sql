@@ -160,3 +160,34 @@ BEGIN
     END IF;
 END
 $$;
+
+-- issue 11: other id shapes
+-- ---------------------------------------------------------------------------
+-- COMB UUIDs (version 13), which the timeuuid type now accepts (the library
+-- changed): the version 6 layout under a version number RFC 9562 leaves
+-- unassigned, sorted and read as version 6.  Conversions to standard v6 and
+-- back, and to SQL Server's NEWSEQUENTIALID() byte order.
+-- ---------------------------------------------------------------------------
+COMMENT ON TYPE timeuuid IS
+    'time-ordered UUID (RFC 9562 versions 1, 6, 7, and version 13 COMB): stored like uuid, sorted by the time it carries';
+COMMENT ON FUNCTION timeuuid(uuid) IS
+    'cast uuid to timeuuid, rejecting versions other than 1, 6, 7 and 13 (COMB)';
+
+CREATE FUNCTION timeuuid_comb_to_v6(uuid) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_comb_to_v6'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_comb_to_v6(uuid) IS
+    'version 13 COMB UUID as standard version 6 (only the version nibble changes)';
+
+CREATE FUNCTION timeuuid_v6_to_comb(timeuuid) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_v6_to_comb'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_v6_to_comb(timeuuid) IS
+    'version 6 timeuuid back in the version 13 COMB form';
+
+CREATE FUNCTION timeuuid_to_sqlserver(timeuuid) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'timeuuid_to_sqlserver'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_to_sqlserver(timeuuid) IS
+    'SQL Server NEWSEQUENTIALID() byte order of a version 1, 6 or 13 timeuuid (inverse of timeuuid_from_sqlserver)';
+-- end issue 11

@@ -190,4 +190,35 @@ CREATE FUNCTION timeuuid_to_sqlserver(timeuuid) RETURNS uuid
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION timeuuid_to_sqlserver(timeuuid) IS
     'SQL Server NEWSEQUENTIALID() byte order of a version 1, 6 or 13 timeuuid (inverse of timeuuid_from_sqlserver)';
+-- ---------------------------------------------------------------------------
+-- Public ids that reveal neither order nor volume: a keyed permutation of
+-- [1, 2^63-1], or with js_safe of [1, 2^53-1] (obfuscation, not encryption).
+-- With the key as an argument the result depends on the arguments only:
+-- IMMUTABLE.  Without it the key is the superuser-only setting
+-- id_gen.encode_key: STABLE.  No state, nothing written: PARALLEL SAFE
+-- (workers receive the leader's settings).
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION id_encode(id bigint, key text, js_safe boolean DEFAULT false) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'id_encode'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_encode(bigint, text, boolean) IS
+    'keyed permutation of [1, 2^63-1] (js_safe: [1, 2^53-1]) for public ids that hide order and volume; obfuscation, not encryption';
+
+CREATE FUNCTION id_decode(id bigint, key text, js_safe boolean DEFAULT false) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'id_decode'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_decode(bigint, text, boolean) IS
+    'inverse of id_encode(id, key, js_safe)';
+
+CREATE FUNCTION id_encode(id bigint, js_safe boolean DEFAULT false) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'id_encode_setting'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_encode(bigint, boolean) IS
+    'id_encode with the key of the superuser-only setting id_gen.encode_key';
+
+CREATE FUNCTION id_decode(id bigint, js_safe boolean DEFAULT false) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'id_decode_setting'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_decode(bigint, boolean) IS
+    'inverse of id_encode(id, js_safe), with the key of id_gen.encode_key';
 -- end issue 11

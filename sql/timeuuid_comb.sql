@@ -118,4 +118,4 @@ SELECT p.oid::regprocedure, provolatile, proparallel, proisstrict
   FROM pg_proc p
  WHERE p.oid IN ('timeuuid_comb_to_v6(uuid)'::regprocedure, 'timeuuid_v6_to_comb(timeuuid)'::regprocedure,
                  'timeuuid_to_sqlserver(timeuuid)'::regprocedure)
- ORDER BY 1::text;
+ ORDER BY p.oid::regprocedure::text;

@@ -221,4 +221,45 @@ CREATE FUNCTION id_decode(id bigint, js_safe boolean DEFAULT false) RETURNS bigi
     LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION id_decode(bigint, boolean) IS
     'inverse of id_encode(id, js_safe), with the key of id_gen.encode_key';
+-- ---------------------------------------------------------------------------
+-- jsid_next(): time-ordered ids below 2^53 (JavaScript-safe), on the
+-- machinery of snowflake_next(): 41-bit ms since id_gen.snowflake_epoch,
+-- 4-bit worker id (id_gen.worker_id, 0..15), 8-bit sequence.  Like
+-- snowflake_next() it may write the WAL-logged clock floor (a sequence),
+-- which PostgreSQL forbids in parallel mode: VOLATILE PARALLEL UNSAFE.
+-- Decoding depends on the epoch setting: STABLE.
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION jsid_next() RETURNS bigint
+    AS 'MODULE_PATHNAME', 'jsid_next'
+    LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION jsid_next() IS
+    'next JavaScript-safe id of this server (below 2^53): 41-bit ms since id_gen.snowflake_epoch, 4-bit id_gen.worker_id, 8-bit sequence; unique and strictly increasing';
+
+CREATE FUNCTION jsid_decode(id bigint, OUT ts timestamptz, OUT worker_id integer, OUT sequence integer)
+    AS 'MODULE_PATHNAME', 'jsid_decode'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION jsid_decode(bigint) IS
+    'time (ms), worker id and sequence of a jsid';
+
+CREATE FUNCTION jsid_min_id(ts timestamptz) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'jsid_min_id'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION jsid_min_id(timestamptz) IS
+    'smallest jsid of any worker at that time (millisecond): WHERE id >= jsid_min_id(t) selects ids issued at or after t';
+
+CREATE FUNCTION jsid_max_id(ts timestamptz) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'jsid_max_id'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION jsid_max_id(timestamptz) IS
+    'largest jsid of any worker at that time (millisecond); jsid_max_id of the end of the time field is 2^53 - 1';
+
+CREATE FUNCTION jsid_state(
+    OUT worker_id integer, OUT epoch timestamptz, OUT last_id bigint, OUT last_time timestamptz,
+    OUT ids_issued bigint, OUT next_ms_waits bigint, OUT clock_backward_events bigint,
+    OUT clock_backward_errors bigint, OUT clock_floor timestamptz, OUT clock_floor_advances bigint,
+    OUT time_exhausted_at timestamptz, OUT time_left interval, OUT started timestamptz)
+    AS 'MODULE_PATHNAME', 'jsid_state'
+    LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION jsid_state() IS
+    'state of this server''s jsid generator since it started; warns when the 41-bit time runs out within a year';
 -- end issue 11

@@ -172,6 +172,8 @@ COMMENT ON TYPE timeuuid IS
     'time-ordered UUID (RFC 9562 versions 1, 6, 7, and version 13 COMB): stored like uuid, sorted by the time it carries';
 COMMENT ON FUNCTION timeuuid(uuid) IS
     'cast uuid to timeuuid, rejecting versions other than 1, 6, 7 and 13 (COMB)';
+COMMENT ON FUNCTION uuid_extract_version(timeuuid) IS
+    'PostgreSQL 17 name: version of a timeuuid (1, 6, 7 or 13), NULL for nil and max';
 
 CREATE FUNCTION timeuuid_comb_to_v6(uuid) RETURNS timeuuid
     AS 'MODULE_PATHNAME', 'timeuuid_comb_to_v6'

@@ -17,11 +17,11 @@ OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 IDGEN_HEADERS = $(wildcard src/core/*.hpp src/pg/*.hpp)
 
 DATA = $(sort $(wildcard sql/$(EXTENSION)--*.sql))
-EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text .build-kind
+EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text test/stat/id_stream .build-kind
 
 # Regression tests run on a stock server (no shared_preload_libraries): that
 # is the configuration CREATE EXTENSION must work in.
-REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid upgrade
+REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_comb id_encode jsid upgrade
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
 ISOLATION = hilo_first_use hilo_max_lo hilo_key_lock hilo_privileges hilo_admin_rollback hilo_worker_cancel snowflake_concurrent decimal_concurrent timeuuid_concurrent
 ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
@@ -76,7 +76,7 @@ PG_ISOLATION_REGRESS = $(pgxsdir)/src/test/isolation/pg_isolation_regress
 GTEST_LIBS = -lgtest -lgtest_main -pthread
 UNIT_SRCS = $(sort $(wildcard test/unit/*.cpp))
 
-.PHONY: test unit fuzz temp-install test-regress test-isolation test-tap check-production-build
+.PHONY: test unit fuzz temp-install test-regress test-isolation test-tap check-production-build randomness
 
 test/unit/run_unit_tests: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.hpp)
 	$(CXX) -std=c++17 -O2 -g -Wall -Wextra $(if $(WERROR),-Werror) -Isrc \
@@ -84,6 +84,16 @@ test/unit/run_unit_tests: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.hpp)
 
 unit: test/unit/run_unit_tests
 	test/unit/run_unit_tests
+
+# The stream of id_encode images of consecutive ids (and of mappings that
+# must fail) for ent and dieharder: test/stat/randomness.sh.  The TAP test
+# 060_id_encode_randomness.pl runs the sample; `make randomness` the long run.
+test/stat/id_stream: test/stat/id_stream.cpp src/core/id_permute.cpp src/core/id_permute.hpp
+	$(CXX) -std=c++17 -O2 -Wall -Wextra $(if $(WERROR),-Werror) -Isrc \
+		test/stat/id_stream.cpp src/core/id_permute.cpp -o $@
+
+randomness: test/stat/id_stream
+	bash test/stat/randomness.sh long
 
 # libFuzzer target for the UUID text parser (clang, libclang-rt-14-dev),
 # run for FUZZ_TIME seconds from the seed corpus in test/fuzz/corpus.
@@ -119,7 +129,7 @@ test-isolation:
 		--bindir=$(TMP_BINDIR) --temp-config=test/regress.conf \
 		$(ISOLATION_OPTS) $(ISOLATION))
 
-test-tap:
+test-tap: test/stat/id_stream
 	rm -rf tmp_check/tap && mkdir -p tmp_check/tap
 	PATH="$(TMP_BINDIR):$$PATH" PG_REGRESS=$(PG_REGRESS) TESTDIR=$(CURDIR)/tmp_check/tap \
 		prove -I $(pgxsdir)/src/test/perl -I test/t --timer $(PROVE_FLAGS) test/t/*.pl

@@ -21,6 +21,7 @@ max_wal_size = 4GB
 work_mem = 256MB
 maintenance_work_mem = 512MB
 id_gen.launch_id = 1
+id_gen.encode_key = 'bench key'
 CONF
 "$BIN/pg_ctl" -D "$DATA" -l "$WORK/tmp_check/bench.log" -w start >/dev/null
 trap '"$BIN/pg_ctl" -D "$DATA" -m fast stop >/dev/null' EXIT
@@ -54,6 +55,10 @@ done <"$WORK/tmp_check/candidates"
 if "${PSQL[@]}" -At -c "SELECT to_regprocedure('snowflake_next()') IS NOT NULL" | grep -q t; then
     echo "== 3. snowflake_next() saturation, one session (layout limit 4,096,000 ids/s per worker id)"
     "${PSQL[@]}" -c "SELECT * FROM bench_snowflake_rate(8192000)"
+fi
+if "${PSQL[@]}" -At -c "SELECT to_regprocedure('jsid_next()') IS NOT NULL" | grep -q t; then
+    echo "== 3b. jsid_next() saturation, one session (layout limit 256,000 ids/s per worker id)"
+    "${PSQL[@]}" -c "SELECT * FROM bench_stream_rate('jsid_next()', 1024000, 12, 256)"
 fi
 
 echo "== 4. inserting $ROWS rows in batches of 10000 into fresh tables; sorting $SORT values"

@@ -9,7 +9,8 @@
 #  1. per-call cost: SELECT count(f()) FROM generate_series(1, N), median of
 #     R interleaved repetitions, minus the same query with count(1);
 #  2. ids/s with two concurrent clients (pgbench, 1000 ids per statement);
-#  3. snowflake_next() saturation against the 4,096,000 ids/s layout limit;
+#  3. snowflake_next() and jsid_next() saturation against their layout limits
+#     (4,096,000 and 256,000 ids/s per worker id);
 #  4. inserts of 2M rows keyed by bigint/timeuuid/uuid, index size, leaf
 #     density, WAL; sorting 5M values.
 # Machines are noisy: compare ratios within one run, not times across runs.

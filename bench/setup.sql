@@ -37,11 +37,46 @@ LANGUAGE sql AS $$
         (10, 'snowflake_next()', 'snowflake_next()', 'snowflake_next()'),
         (11, 'decimal_id()', 'decimal_id()', 'decimal_id()'),
         (12, 'timeuuid_next()', 'timeuuid_next()', 'timeuuid_next()'),
-        (13, 'uuidv7()', 'uuidv7()', 'uuidv7()')
+        (13, 'uuidv7()', 'uuidv7()', 'uuidv7()'),
+        (14, 'jsid_next()', 'jsid_next()', 'jsid_next()'),
+        -- public ids: the id as it is, id_encode, and what users write in SQL instead
+        (15, 'bigint as is (generate_series)', 'generate_series', NULL),
+        (16, 'id_encode(id, key)', 'id_encode(generate_series, ''bench key'')', 'id_encode(bigint,text,boolean)'),
+        (17, 'id_encode(id, key, js_safe)', 'id_encode(generate_series, ''bench key'', true)', 'id_encode(bigint,text,boolean)'),
+        (18, 'id_encode(id) (setting)', 'id_encode(generate_series)', 'id_encode(bigint,boolean)'),
+        (19, 'id_decode(id_encode(id, key), key)', 'id_decode(id_encode(generate_series, ''bench key''), ''bench key'')', 'id_encode(bigint,text,boolean)'),
+        (20, 'multiplicative hash in SQL', 'bench_sql_multiplicative(generate_series)', NULL),
+        (21, 'Feistel in PL/pgSQL', 'bench_sql_feistel(generate_series)', NULL)
       ) AS c(ord, name, expr, needs)
      WHERE c.needs IS NULL OR to_regprocedure(c.needs) IS NOT NULL
      ORDER BY c.ord
 $$;
+
+-- What users write instead of id_encode() when they hide sequential ids in
+-- SQL: Knuth's multiplicative hashing modulo 2^63 (a bijection, but its low
+-- bits follow the input's), and a Feistel network in PL/pgSQL (three rounds
+-- over two 31-bit halves of a 62-bit id, round function a multiplicative
+-- hash of the half and the round key), the shape of the scripts that
+-- circulate for this.  Written for this benchmark only.
+CREATE FUNCTION bench_sql_multiplicative(id bigint) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+    SELECT ((id::numeric * 11400714819323198485) % 9223372036854775808)::bigint
+$$;
+CREATE FUNCTION bench_sql_feistel(id bigint) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+    l bigint := (id >> 31) & 2147483647;
+    r bigint := id & 2147483647;
+    t bigint;
+    k bigint[] := ARRAY[1234567, 7654321, 2468013];
+BEGIN
+    FOR i IN 1..3 LOOP
+        t := r;
+        r := l # ((((r # k[i]) * 40503) # ((r # k[i]) >> 13)) & 2147483647);
+        l := t;
+    END LOOP;
+    RETURN (l << 31) | r;
+END $$;
 
 -- Median ns per row of each candidate; repetitions are interleaved, in a
 -- new random order each time, so that drift in machine speed and cache
@@ -82,13 +117,13 @@ BEGIN
       FROM net n ORDER BY n.ord;
 END $$;
 
--- One session at saturation: the layout allows 4096 ids per millisecond.
--- generate_series is materialised before the first id is issued, so the
--- wall-clock rate understates the generator; the issuing window is read
--- from the ids themselves (first and last millisecond).
-CREATE FUNCTION bench_snowflake_rate(n int)
-RETURNS TABLE (ids bigint, wall_seconds numeric, issuing_ms bigint,
-               ids_per_s numeric, pct_of_4096000 numeric)
+-- One session at saturation: a snowflake layout allows 4096 ids per
+-- millisecond (jsid's 256).  generate_series is materialised before the first
+-- id is issued, so the wall-clock rate understates the generator; the issuing
+-- window is read from the ids themselves (first and last millisecond).
+CREATE FUNCTION bench_stream_rate(fn text, n int, time_shift int, per_ms int)
+RETURNS TABLE (generator text, ids bigint, wall_seconds numeric, issuing_ms bigint,
+               ids_per_s numeric, pct_of_ceiling numeric)
 LANGUAGE plpgsql AS $$
 DECLARE
     t0 timestamptz := clock_timestamp();
@@ -97,14 +132,19 @@ DECLARE
     hi bigint;
     window_ms bigint;
 BEGIN
-    EXECUTE format('SELECT min(id), max(id) FROM (SELECT snowflake_next() AS id FROM generate_series(1, %s)) s', n)
+    EXECUTE format('SELECT min(id), max(id) FROM (SELECT %s AS id FROM generate_series(1, %s)) s', fn, n)
        INTO lo, hi;
     secs := extract(epoch FROM clock_timestamp() - t0);
     -- ids of the first and last millisecond count whole: (hi_ms - lo_ms + 1) ms
-    window_ms := (hi >> 22) - (lo >> 22) + 1;
-    RETURN QUERY SELECT n::bigint, round(secs::numeric, 3), window_ms,
-                        round(n * 1000.0 / window_ms), round(100.0 * n / window_ms / 4096, 1);
+    window_ms := (hi >> time_shift) - (lo >> time_shift) + 1;
+    RETURN QUERY SELECT fn, n::bigint, round(secs::numeric, 3), window_ms,
+                        round(n * 1000.0 / window_ms), round(100.0 * n / window_ms / per_ms, 1);
 END $$;
+
+CREATE FUNCTION bench_snowflake_rate(n int)
+RETURNS TABLE (generator text, ids bigint, wall_seconds numeric, issuing_ms bigint,
+               ids_per_s numeric, pct_of_ceiling numeric)
+LANGUAGE sql AS $$ SELECT * FROM bench_stream_rate('snowflake_next()', n, 22, 4096) $$;
 
 -- Fresh table per key type; batches of 10000 rows, each its own transaction.
 CREATE TABLE bench_insert_results (key text, seconds numeric, pkey_mb numeric,
@@ -132,7 +172,8 @@ BEGIN
             (2, 'bigint, hilo_next', 'bigint', 'hilo_next(''bench_ins_2'')', 'hilo_next(regclass)'),
             (3, 'bigint, snowflake_next', 'bigint', 'snowflake_next()', 'snowflake_next()'),
             (4, 'timeuuid, timeuuid_next', 'timeuuid', 'timeuuid_next()', 'timeuuid_next()'),
-            (5, 'uuid, gen_random_uuid', 'uuid', 'gen_random_uuid()', NULL)
+            (5, 'uuid, gen_random_uuid', 'uuid', 'gen_random_uuid()', NULL),
+            (6, 'bigint, jsid_next', 'bigint', 'jsid_next()', 'jsid_next()')
         ) AS v(ord, name, typ, dflt, needs)
         WHERE v.needs IS NULL OR to_regprocedure(v.needs) IS NOT NULL
         ORDER BY ord

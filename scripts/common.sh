@@ -7,9 +7,11 @@ PG_MAJOR=15
 PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
 RUN_USER=${ID_GEN_USER:-postgres}
 
-# Debian packages the build, the tests and the benchmark need.
+# Debian packages the build, the tests and the benchmark need (ent and
+# dieharder: the randomness tests of id_encode, test/stat/randomness.sh).
 DEPS="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib
-      uuid-dev libgtest-dev g++ make libipc-run-perl perl clang libclang-rt-14-dev"
+      uuid-dev libgtest-dev g++ make libipc-run-perl perl clang libclang-rt-14-dev
+      ent dieharder"
 # The drivers test/t/050_drivers.pl runs timeuuid through (scripts/test.sh
 # installs them and requires them: ID_GEN_DRIVERS=required).
 DRIVER_DEPS="python3-psycopg2 python3-sqlalchemy libpostgresql-jdbc-java default-jdk-headless"

@@ -312,3 +312,106 @@ ALTER OPERATOR FAMILY timeuuid_hash_ops USING hash ADD
     OPERATOR 1 = (uuid, timeuuid),
     FUNCTION 1 (uuid, uuid) timeuuid_uuid_hash(uuid),
     FUNCTION 2 (uuid, uuid) timeuuid_uuid_hash_extended(uuid, bigint);
+
+-- issue 11: other id shapes
+-- ---------------------------------------------------------------------------
+-- COMB UUIDs (version 13), which the timeuuid type now accepts (the library
+-- changed): the version 6 layout under a version number RFC 9562 leaves
+-- unassigned, sorted and read as version 6.  Conversions to standard v6 and
+-- back, and to SQL Server's NEWSEQUENTIALID() byte order.
+-- ---------------------------------------------------------------------------
+COMMENT ON TYPE timeuuid IS
+    'time-ordered UUID (RFC 9562 versions 1, 6, 7, and version 13 COMB): stored like uuid, sorted by the time it carries';
+COMMENT ON FUNCTION timeuuid(uuid) IS
+    'cast uuid to timeuuid, rejecting versions other than 1, 6, 7 and 13 (COMB)';
+
+CREATE FUNCTION timeuuid_comb_to_v6(uuid) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_comb_to_v6'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_comb_to_v6(uuid) IS
+    'version 13 COMB UUID as standard version 6 (only the version nibble changes)';
+
+CREATE FUNCTION timeuuid_v6_to_comb(timeuuid) RETURNS timeuuid
+    AS 'MODULE_PATHNAME', 'timeuuid_v6_to_comb'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_v6_to_comb(timeuuid) IS
+    'version 6 timeuuid back in the version 13 COMB form';
+
+CREATE FUNCTION timeuuid_to_sqlserver(timeuuid) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'timeuuid_to_sqlserver'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION timeuuid_to_sqlserver(timeuuid) IS
+    'SQL Server NEWSEQUENTIALID() byte order of a version 1, 6 or 13 timeuuid (inverse of timeuuid_from_sqlserver)';
+-- ---------------------------------------------------------------------------
+-- Public ids that reveal neither order nor volume: a keyed permutation of
+-- [1, 2^63-1], or with js_safe of [1, 2^53-1] (obfuscation, not encryption).
+-- With the key as an argument the result depends on the arguments only:
+-- IMMUTABLE.  Without it the key is the superuser-only setting
+-- id_gen.encode_key: STABLE.  No state, nothing written: PARALLEL SAFE
+-- (workers receive the leader's settings).
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION id_encode(id bigint, key text, js_safe boolean DEFAULT false) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'id_encode'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_encode(bigint, text, boolean) IS
+    'keyed permutation of [1, 2^63-1] (js_safe: [1, 2^53-1]) for public ids that hide order and volume; obfuscation, not encryption';
+
+CREATE FUNCTION id_decode(id bigint, key text, js_safe boolean DEFAULT false) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'id_decode'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_decode(bigint, text, boolean) IS
+    'inverse of id_encode(id, key, js_safe)';
+
+CREATE FUNCTION id_encode(id bigint, js_safe boolean DEFAULT false) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'id_encode_setting'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_encode(bigint, boolean) IS
+    'id_encode with the key of the superuser-only setting id_gen.encode_key';
+
+CREATE FUNCTION id_decode(id bigint, js_safe boolean DEFAULT false) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'id_decode_setting'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_decode(bigint, boolean) IS
+    'inverse of id_encode(id, js_safe), with the key of id_gen.encode_key';
+-- ---------------------------------------------------------------------------
+-- jsid_next(): time-ordered ids below 2^53 (JavaScript-safe), on the
+-- machinery of snowflake_next(): 41-bit ms since id_gen.snowflake_epoch,
+-- 4-bit worker id (id_gen.worker_id, 0..15), 8-bit sequence.  Like
+-- snowflake_next() it may write the WAL-logged clock floor (a sequence),
+-- which PostgreSQL forbids in parallel mode: VOLATILE PARALLEL UNSAFE.
+-- Decoding depends on the epoch setting: STABLE.
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION jsid_next() RETURNS bigint
+    AS 'MODULE_PATHNAME', 'jsid_next'
+    LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION jsid_next() IS
+    'next JavaScript-safe id of this server (below 2^53): 41-bit ms since id_gen.snowflake_epoch, 4-bit id_gen.worker_id, 8-bit sequence; unique and strictly increasing';
+
+CREATE FUNCTION jsid_decode(id bigint, OUT ts timestamptz, OUT worker_id integer, OUT sequence integer)
+    AS 'MODULE_PATHNAME', 'jsid_decode'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION jsid_decode(bigint) IS
+    'time (ms), worker id and sequence of a jsid';
+
+CREATE FUNCTION jsid_min_id(ts timestamptz) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'jsid_min_id'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION jsid_min_id(timestamptz) IS
+    'smallest jsid of any worker at that time (millisecond): WHERE id >= jsid_min_id(t) selects ids issued at or after t';
+
+CREATE FUNCTION jsid_max_id(ts timestamptz) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'jsid_max_id'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION jsid_max_id(timestamptz) IS
+    'largest jsid of any worker at that time (millisecond); jsid_max_id of the end of the time field is 2^53 - 1';
+
+CREATE FUNCTION jsid_state(
+    OUT worker_id integer, OUT epoch timestamptz, OUT last_id bigint, OUT last_time timestamptz,
+    OUT ids_issued bigint, OUT next_ms_waits bigint, OUT clock_backward_events bigint,
+    OUT clock_backward_errors bigint, OUT clock_floor timestamptz, OUT clock_floor_advances bigint,
+    OUT time_exhausted_at timestamptz, OUT time_left interval, OUT started timestamptz)
+    AS 'MODULE_PATHNAME', 'jsid_state'
+    LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION jsid_state() IS
+    'state of this server''s jsid generator since it started; warns when the 41-bit time runs out within a year';
+-- end issue 11

@@ -3,7 +3,8 @@
  * in plain C++ so that every transition can be unit-tested.
  *
  * Layout (ShardingSphere's): bit 63 = 0, 41 bits of milliseconds since the
- * epoch, 10 bits of worker id, 12 bits of sequence.
+ * epoch, 10 bits of worker id, 12 bits of sequence.  The same machinery
+ * serves jsid_next(), whose narrower layout keeps ids below 2^53.
  *
  * The generator's whole state is ONE 64-bit word: the last id it issued
  * (0 = none yet).  Since an id orders first by time, then worker, then
@@ -18,15 +19,49 @@
 namespace idgen {
 namespace snowflake {
 
-constexpr int kTimeBits = 41;
-constexpr int kWorkerBits = 10;
-constexpr int kSequenceBits = 12;
-constexpr int kWorkerShift = kSequenceBits;
-constexpr int kTimeShift = kSequenceBits + kWorkerBits;
-constexpr int64_t kMaxTime = (INT64_C(1) << kTimeBits) - 1;	/* ms since epoch */
-constexpr int32_t kMaxWorker = (1 << kWorkerBits) - 1;
-constexpr int32_t kMaxSequence = (1 << kSequenceBits) - 1;
-constexpr int32_t kIdsPerMs = kMaxSequence + 1;
+/*
+ * A layout: bit widths of the time (ms since the epoch), worker and
+ * sequence fields, most significant first, below a zero sign bit.  The
+ * generator below works for any layout; two are used.
+ */
+struct Layout
+{
+	int			time_bits;
+	int			worker_bits;
+	int			sequence_bits;
+
+	constexpr int worker_shift() const { return sequence_bits; }
+	constexpr int time_shift() const { return sequence_bits + worker_bits; }
+	constexpr int64_t max_time() const { return (INT64_C(1) << time_bits) - 1; }
+	constexpr int32_t max_worker() const { return (1 << worker_bits) - 1; }
+	constexpr int32_t max_sequence() const { return (1 << sequence_bits) - 1; }
+	constexpr int32_t ids_per_ms() const { return 1 << sequence_bits; }
+	/* the largest id: every field at its maximum */
+	constexpr int64_t max_id() const
+	{
+		return static_cast<int64_t>((UINT64_C(1) << (time_bits + worker_bits + sequence_bits)) - 1);
+	}
+};
+
+/* snowflake_next(): 41 + 10 + 12 bits, ShardingSphere's. */
+constexpr Layout kSnowflake = {41, 10, 12};
+
+/*
+ * jsid_next(): 41 + 4 + 8 = 53 bits, so every id is below 2^53 and survives
+ * a JavaScript Number (an IEEE double) exactly: 16 worker ids, 256 ids per
+ * millisecond, the same time field as snowflake ids.
+ */
+constexpr Layout kJsid = {41, 4, 8};
+
+constexpr int kTimeBits = kSnowflake.time_bits;
+constexpr int kWorkerBits = kSnowflake.worker_bits;
+constexpr int kSequenceBits = kSnowflake.sequence_bits;
+constexpr int kWorkerShift = kSnowflake.worker_shift();
+constexpr int kTimeShift = kSnowflake.time_shift();
+constexpr int64_t kMaxTime = kSnowflake.max_time();	/* ms since epoch */
+constexpr int32_t kMaxWorker = kSnowflake.max_worker();
+constexpr int32_t kMaxSequence = kSnowflake.max_sequence();
+constexpr int32_t kIdsPerMs = kSnowflake.ids_per_ms();
 
 struct Parts
 {
@@ -36,16 +71,35 @@ struct Parts
 };
 
 /* Builds an id; false when a field is out of range. */
-bool encode(int64_t time_ms, int32_t worker, int32_t sequence, int64_t *id) noexcept;
+bool encode(const Layout &l, int64_t time_ms, int32_t worker, int32_t sequence, int64_t *id) noexcept;
 
-/* Splits an id; false for a negative id (no valid id has bit 63 set). */
-bool decode(int64_t id, Parts *parts) noexcept;
+/* Splits an id; false for an id outside [0, l.max_id()] (negative, or wider than the layout). */
+bool decode(const Layout &l, int64_t id, Parts *parts) noexcept;
 
 /*
  * Smallest id whose time is time_ms (worker 0, sequence 0): the bound of a
- * range predicate "id >= min_id(t)".  False when time_ms is outside 0..kMaxTime.
+ * range predicate "id >= min_id(t)".  False when time_ms is outside 0..max_time.
  */
-bool min_id(int64_t time_ms, int64_t *id) noexcept;
+bool min_id(const Layout &l, int64_t time_ms, int64_t *id) noexcept;
+
+/* The snowflake layout's forms, as before layouts were parameters. */
+inline bool
+encode(int64_t time_ms, int32_t worker, int32_t sequence, int64_t *id) noexcept
+{
+	return encode(kSnowflake, time_ms, worker, sequence, id);
+}
+
+inline bool
+decode(int64_t id, Parts *parts) noexcept
+{
+	return decode(kSnowflake, id, parts);
+}
+
+inline bool
+min_id(int64_t time_ms, int64_t *id) noexcept
+{
+	return min_id(kSnowflake, time_ms, id);
+}
 
 enum class Status
 {
@@ -70,9 +124,10 @@ struct Step
 };
 
 /*
- * The transition function.  Given the state word (last id issued, 0 for
- * none), the clock reading now_ms (ms since the epoch), the worker id, the
- * number of consecutive ids wanted (1..4096, all within one millisecond),
+ * The transition function of a layout.  Given the state word (last id
+ * issued, 0 for none), the clock reading now_ms (ms since the epoch), the
+ * worker id, the number of consecutive ids wanted (1..ids_per_ms, all
+ * within one millisecond),
  * the persisted floor (ids may be issued at times <= floor_ms only) and the
  * backward tolerance, it returns the run to issue or why not.
  *
@@ -85,12 +140,12 @@ struct Step
  * Inline: it is the hot path of snowflake_next().
  */
 inline Step
-next(int64_t state, int64_t now_ms, int32_t worker, int32_t count,
+next(const Layout &l, int64_t state, int64_t now_ms, int32_t worker, int32_t count,
 	 int64_t floor_ms, int64_t tolerance_ms) noexcept
 {
 	Step		s{};
 
-	if (worker < 0 || worker > kMaxWorker || count < 1 || count > kIdsPerMs ||
+	if (worker < 0 || worker > l.max_worker() || count < 1 || count > l.ids_per_ms() ||
 		state < 0 || tolerance_ms < 0)
 	{
 		s.status = Status::BadArgument;
@@ -104,7 +159,7 @@ next(int64_t state, int64_t now_ms, int32_t worker, int32_t count,
 	}
 
 	/* Clock first: nothing about the sequence is decided before this. */
-	const int64_t last_ms = state >> kTimeShift;
+	const int64_t last_ms = state >> l.time_shift();
 
 	if (now_ms < last_ms)
 	{
@@ -121,23 +176,23 @@ next(int64_t state, int64_t now_ms, int32_t worker, int32_t count,
 	 * the last id's, else in the last id's millisecond right after the last
 	 * id (same worker) or at its sequence 0 (a higher worker id).
 	 */
-	const int64_t worker_bits = static_cast<int64_t>(worker) << kWorkerShift;
+	const int64_t worker_bits = static_cast<int64_t>(worker) << l.worker_shift();
 	int64_t		ms;
 	int64_t		first;
 
 	if (now_ms > last_ms)
 	{
-		if (now_ms > kMaxTime)
+		if (now_ms > l.max_time())
 		{
 			s.status = Status::TimeExhausted;
 			return s;
 		}
 		ms = now_ms;
-		first = (ms << kTimeShift) | worker_bits;
+		first = (ms << l.time_shift()) | worker_bits;
 	}
 	else
 	{
-		const int64_t lo = (last_ms << kTimeShift) | worker_bits;
+		const int64_t lo = (last_ms << l.time_shift()) | worker_bits;
 
 		ms = last_ms;
 		/* unsigned: INT64_MAX + 1 must not overflow (it fails the test below) */
@@ -147,10 +202,10 @@ next(int64_t state, int64_t now_ms, int32_t worker, int32_t count,
 		 * millisecond is used up, nor when the last id carries a higher worker
 		 * id (the setting was lowered): wait for a later millisecond.
 		 */
-		if ((first & kMaxSequence) + count - 1 > kMaxSequence ||
-			(first & ~static_cast<int64_t>(kMaxSequence)) != lo)
+		if ((first & l.max_sequence()) + count - 1 > l.max_sequence() ||
+			(first & ~static_cast<int64_t>(l.max_sequence())) != lo)
 		{
-			if (ms >= kMaxTime)
+			if (ms >= l.max_time())
 				s.status = Status::TimeExhausted;
 			else if (now_ms < last_ms)
 			{
@@ -175,12 +230,26 @@ next(int64_t state, int64_t now_ms, int32_t worker, int32_t count,
 	return s;
 }
 
+/* The snowflake layout's transition (see above). */
+inline Step
+next(int64_t state, int64_t now_ms, int32_t worker, int32_t count,
+	 int64_t floor_ms, int64_t tolerance_ms) noexcept
+{
+	return next(kSnowflake, state, now_ms, worker, count, floor_ms, tolerance_ms);
+}
+
 /*
  * The state word that makes every later id exceed every id that may have
  * been issued at or before time_ms (any worker, any sequence): used to
  * restart above a persisted floor.  time_ms < 0 gives 0; clamps at kMaxTime.
  */
-int64_t state_after(int64_t time_ms) noexcept;
+int64_t state_after(const Layout &l, int64_t time_ms) noexcept;
+
+inline int64_t
+state_after(int64_t time_ms) noexcept
+{
+	return state_after(kSnowflake, time_ms);
+}
 
 }  // namespace snowflake
 }  // namespace idgen

@@ -140,6 +140,8 @@ timeuuid_classify(const uint8_t u[kUuidLen])
 			return TimeuuidKind::v6;
 		case 7:
 			return TimeuuidKind::v7;
+		case kCombVersion:
+			return TimeuuidKind::comb;
 		default:
 			return TimeuuidKind::bad_version;
 	}
@@ -228,6 +230,9 @@ timeuuid_key(const uint8_t u[kUuidLen])
 		case TimeuuidKind::v6:
 			k = {1, uuid_v6_ticks(u) * 2, 2ULL << 62 | tail62(u)};
 			break;
+		case TimeuuidKind::comb:
+			k = {1, uuid_v6_ticks(u) * 2, tail62(u)};	/* rank 0 */
+			break;
 		case TimeuuidKind::v7:
 			{
 				uint64_t	t = kGregorianToUnixTicks + uuid_v7_ms(u) * 10000;
@@ -287,6 +292,7 @@ timeuuid_unix_us(const uint8_t u[kUuidLen], int64_t *unix_us)
 			ticks = static_cast<int64_t>(uuid_v1_ticks(u));
 			break;
 		case TimeuuidKind::v6:
+		case TimeuuidKind::comb:
 			ticks = static_cast<int64_t>(uuid_v6_ticks(u));
 			break;
 		default:
@@ -322,6 +328,31 @@ uuid_v6_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen])
 	store_be(tmp + 4, 2, (t >> 32) & 0xFFFF);
 	store_be(tmp + 6, 2, 0x1000 | (t >> 48));
 	memcpy(out, tmp, kUuidLen);
+}
+
+void
+uuid_set_version(const uint8_t in[kUuidLen], int version, uint8_t out[kUuidLen])
+{
+	memmove(out, in, kUuidLen);
+	out[6] = static_cast<uint8_t>((version & 0x0F) << 4 | (out[6] & 0x0F));
+}
+
+bool
+uuid_gregorian_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen])
+{
+	switch (timeuuid_classify(in))
+	{
+		case TimeuuidKind::v1:
+			memmove(out, in, kUuidLen);
+			return true;
+		case TimeuuidKind::v6:
+		case TimeuuidKind::comb:
+			/* uuid_v6_to_v1 reads only the time fields, not the version */
+			uuid_v6_to_v1(in, out);
+			return true;
+		default:
+			return false;
+	}
 }
 
 void

@@ -1,7 +1,8 @@
 /*
  * uuid_layout.hpp: the bit layouts of the time-based UUIDs (RFC 9562
- * versions 1, 6 and 7), their text form, and the time order that the
- * timeuuid type sorts by.
+ * versions 1, 6 and 7, and the version 13 COMB layout that predates RFC
+ * 9562), their text form, and the time order that the timeuuid type sorts
+ * by.
  *
  * A UUID is 16 bytes in network order, as PostgreSQL stores uuid.  Nothing
  * here allocates or throws; failures are reported by return value.
@@ -63,10 +64,22 @@ enum class TimeuuidKind
 	v1,
 	v6,
 	v7,
+	comb,						/* version 13: v6's layout, see below */
 	max,						/* ffffffff-...: accepted, sorts last */
 	bad_variant,				/* variant bits other than 10 */
-	bad_version					/* RFC variant, but not version 1, 6 or 7 */
+	bad_version					/* RFC variant, but not version 1, 6, 7 or 13 */
 };
+
+/*
+ * Version 13 ("COMB"): a design that predates RFC 9562 rewrites a version 1
+ * UUID's timestamp most significant first (time_high 32 bits, time_mid 16,
+ * then the version nibble set to 13, then the low 12 bits), leaving clock
+ * sequence and node where v1 has them.  That is exactly version 6's layout
+ * with another version number.  RFC 9562 leaves version 13 unassigned (it
+ * defines 1 to 8; 9 to 15 are "reserved for future definition"), so no
+ * standard UUID can carry it and reading it as v6 cannot misread one.
+ */
+constexpr int kCombVersion = 13;
 
 TimeuuidKind timeuuid_classify(const uint8_t u[kUuidLen]);
 
@@ -88,14 +101,17 @@ timeuuid_kind_valid(TimeuuidKind k)
  *    the tick m begins at: the millisecond's v7 values span [2T-1, 2T+19998],
  *    bracketing the v1/v6 values of that millisecond ([2T, 2T+19998]), and
  *    rand_a is read as the sub-millisecond fraction (RFC 9562 method 3).
- *  - lo, for v1/v6/v7: a rank (v1 = 1, v6 = 2, v7 = 3) in the top two bits,
- *    then the remaining 62 bits: clock_seq (14) and node (48) for v1 and v6,
- *    rand_b for v7.
+ *    A v13 (COMB) value at tick t has hi = 2t, like v6.
+ *  - lo, for v1/v6/v7/v13: a rank (v13 = 0, v1 = 1, v6 = 2, v7 = 3) in the
+ *    top two bits, then the remaining 62 bits: clock_seq (14) and node (48)
+ *    for v1, v6 and v13, rand_b for v7.  v13 took the free rank 0, so the
+ *    order among the versions accepted before it did not change (indexes
+ *    built then stay valid).
  *  - for cls 2, hi and lo are the bytes themselves.
  *
  * The map is injective (each field is recoverable from the key), so the
  * order is total and agrees with byte equality.  Among v7 values alone it
- * is the byte order; among v6 values alone too.
+ * is the byte order; among v6 values alone too, and among v13 values alone.
  */
 struct TimeuuidKey
 {
@@ -130,14 +146,15 @@ load_be64(const uint8_t *p)
 int timeuuid_compare_keys(const uint8_t a[kUuidLen], const uint8_t b[kUuidLen]);
 
 /*
- * <0, 0, >0 in the time order above.  Two v7 or two v6 values of the RFC
- * variant compare in byte order, which is what almost every comparison in
+ * <0, 0, >0 in the time order above.  Two v7, two v6 or two v13 values of
+ * the RFC variant compare in byte order, which is what almost every comparison in
  * an index of timeuuid_next() values is; that path is inline and branch-light.
  */
 inline int
 timeuuid_compare(const uint8_t a[kUuidLen], const uint8_t b[kUuidLen])
 {
-	if (((a[6] ^ b[6]) & 0xF0) == 0 && ((a[6] >> 4) == 7 || (a[6] >> 4) == 6) &&
+	if (((a[6] ^ b[6]) & 0xF0) == 0 &&
+		((a[6] >> 4) == 7 || (a[6] >> 4) == 6 || (a[6] >> 4) == kCombVersion) &&
 		(a[8] & 0xC0) == 0x80 && (b[8] & 0xC0) == 0x80)
 	{
 		uint64_t	ah = load_be64(a), bh = load_be64(b);
@@ -167,7 +184,7 @@ unsigned uuid_v7_rand_a(const uint8_t u[kUuidLen]);
 
 /*
  * Microseconds since 1970-01-01 UTC (floor; negative before 1970) of a
- * v1, v6 or v7 value.  v7 has millisecond precision: its rand_a is not
+ * v1, v6, v13 or v7 value.  v7 has millisecond precision: its rand_a is not
  * trusted as a clock, since generators may use it as a counter.  Returns
  * false for other values.
  */
@@ -176,6 +193,18 @@ bool timeuuid_unix_us(const uint8_t u[kUuidLen], int64_t *unix_us);
 /* Reorder a v1 value's timestamp into v6 layout and back; rest unchanged. */
 void uuid_v1_to_v6(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]);
 void uuid_v6_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]);
+
+/*
+ * The same bytes with another version nibble: v13 (COMB) <-> v6 is exactly
+ * that, since the two layouts differ only there.
+ */
+void uuid_set_version(const uint8_t in[kUuidLen], int version, uint8_t out[kUuidLen]);
+
+/*
+ * The version 1 value carrying the same time, clock sequence and node as a
+ * v1, v6 or v13 value (copied as it is for v1).  False for anything else.
+ */
+bool uuid_gregorian_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]);
 
 /*
  * SQL Server's NEWSEQUENTIALID() is a v1 UUID whose first three fields

@@ -21,6 +21,7 @@ int64		idgen_snowflake_epoch_ms = 0;
 int			idgen_max_clock_backward_ms = 10;
 int			idgen_launch_id = -1;
 double		idgen_clock_offset_ms = 0;
+char	   *idgen_encode_key = nullptr;
 #ifdef IDGEN_TEST_HOOKS
 int			idgen_test_wait_before_draw_flush = 0;
 #endif
@@ -132,6 +133,22 @@ idgen_define_gucs(void)
 							0, -1e13, 1e13,
 							PGC_SUSET, GUC_UNIT_MS | GUC_NOT_IN_SAMPLE,
 							nullptr, nullptr, nullptr);
+
+	/*
+	 * The secret of id_encode()/id_decode() without a key argument.  Set by
+	 * superusers only and readable by superusers only (and members of
+	 * pg_read_all_settings): SHOW, current_setting() and pg_settings refuse
+	 * or hide it for everybody else, while the functions, which read the
+	 * variable directly, work for every user.
+	 */
+	DefineCustomStringVariable("id_gen.encode_key",
+							   "Secret key of id_encode() and id_decode() when no key is passed.",
+							   "Empty (the default): those forms raise an error.  Readable by superusers only.",
+							   &idgen_encode_key,
+							   "",
+							   PGC_SUSET,
+							   GUC_SUPERUSER_ONLY | GUC_NOT_IN_SAMPLE,
+							   nullptr, nullptr, nullptr);
 
 #ifdef IDGEN_TEST_HOOKS
 

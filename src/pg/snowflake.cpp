@@ -1,10 +1,13 @@
 /*
  * snowflake.cpp: snowflake_next(), its batch form, decoding, the range
- * bound and the state function.
+ * bound and the state function; and the same for jsid_next(), the
+ * JavaScript-safe layout (ids below 2^53), which runs on the same machinery
+ * with a state word of its own.
  *
- * Shared memory "id_gen snowflake": the state word (the last id issued by
- * this server) is advanced by compare-and-swap with no lock; the transition
- * is idgen::snowflake::next() (src/core/snowflake.cpp).  The issued counter
+ * Shared memory "id_gen snowflake" (and "id_gen jsid"): the state word (the
+ * last id issued by this server) is advanced by compare-and-swap with no
+ * lock; the transition is idgen::snowflake::next() (src/core/snowflake.cpp)
+ * under the stream's layout.  The issued counter
  * shares the state's cache line, which the CAS has just made exclusive, so
  * counting costs almost nothing.  Slow paths (waiting for the next
  * millisecond or for the clock, raising the persistent floor) touch only
@@ -29,7 +32,6 @@ extern "C" {
 
 namespace sf = idgen::snowflake;
 
-/* Unix ms of the PostgreSQL epoch 2000-01-01. */
 /* snowflake_state() warns when the time field runs out within this. */
 #define EXHAUSTION_WARNING_MS (INT64CONST(366) * 24 * 3600 * 1000)
 
@@ -47,10 +49,6 @@ typedef struct SnowflakeShared
 	TimestampTz created;
 } SnowflakeShared;
 
-static SnowflakeShared *sf_shared = nullptr;
-static int64 sf_epoch_ms;		/* local copy of sf_shared->epoch_ms */
-static IdgenFloorSlot *sf_slot = nullptr;	/* this database's floor */
-static bool sf_warned = false;	/* the exhaustion warning was given */
 
 static void
 snowflake_shared_init(void *ptr)
@@ -67,40 +65,77 @@ snowflake_shared_init(void *ptr)
 	s->created = GetCurrentTimestamp();
 }
 
-static const IdgenShmemStruct snowflake_shmem = {
-	"id_gen snowflake", sizeof(SnowflakeShared), snowflake_shared_init
+/*
+ * A stream: a layout, its shared state, and this backend's view of it.  Two
+ * exist, snowflake_next()'s and jsid_next()'s; both count from the epoch
+ * setting and stay above the same clock floor.
+ */
+typedef struct SfStream
+{
+	const sf::Layout *layout;
+	IdgenShmemStruct shmem;
+	const char *ids;			/* "snowflake ids", in messages */
+	const char *Ids;			/* the same at the start of a sentence */
+	SnowflakeShared *shared;
+	int64		epoch_ms;		/* local copy of shared->epoch_ms */
+	IdgenFloorSlot *slot;		/* this database's floor */
+	bool		warned;			/* the exhaustion warning was given */
+} SfStream;
+
+static SfStream sf_stream = {
+	&sf::kSnowflake,
+	{"id_gen snowflake", sizeof(SnowflakeShared), snowflake_shared_init},
+	"snowflake ids", "Snowflake ids", nullptr, 0, nullptr, false
+};
+
+static SfStream js_stream = {
+	&sf::kJsid,
+	{"id_gen jsid", sizeof(SnowflakeShared), snowflake_shared_init},
+	"jsids", "jsids", nullptr, 0, nullptr, false
 };
 
 static void
-snowflake_attach_shared(void)
+snowflake_attach_shared(SfStream *st)
 {
-	if (sf_shared != nullptr)
+	if (st->shared != nullptr)
 		return;
-	sf_shared = static_cast<SnowflakeShared *>(idgen_shmem_attach(&snowflake_shmem));
-	sf_epoch_ms = sf_shared->epoch_ms;
+	st->shared = static_cast<SnowflakeShared *>(idgen_shmem_attach(&st->shmem));
+	st->epoch_ms = st->shared->epoch_ms;
 }
 
 /* Raise the state word to at least `floor` (CAS max). */
 static void
-raise_state(uint64 floor)
+raise_state(SfStream *st, uint64 floor)
 {
-	uint64		cur = pg_atomic_read_u64(&sf_shared->state);
+	uint64		cur = pg_atomic_read_u64(&st->shared->state);
 
 	while (cur < floor)
-		if (pg_atomic_compare_exchange_u64(&sf_shared->state, &cur, floor))
+		if (pg_atomic_compare_exchange_u64(&st->shared->state, &cur, floor))
 			break;
 }
 
 /*
- * Clock floor hook: a floor was just read (first use of a database since the
- * start, or since promotion); the server-wide state starts above it, before
- * any backend may issue again.
+ * Clock floor hooks: a floor was just read (first use of a database since
+ * the start, or since promotion); the server-wide states start above it,
+ * before any backend may issue again.
  */
+static void
+raise_to_floor(SfStream *st, int64 floor_unix_ms)
+{
+	snowflake_attach_shared(st);
+	raise_state(st, (uint64) sf::state_after(*st->layout, floor_unix_ms - st->epoch_ms));
+}
+
 static void
 snowflake_raise_to_floor(int64 floor_unix_ms)
 {
-	snowflake_attach_shared();
-	raise_state((uint64) sf::state_after(floor_unix_ms - sf_epoch_ms));
+	raise_to_floor(&sf_stream, floor_unix_ms);
+}
+
+static void
+jsid_raise_to_floor(int64 floor_unix_ms)
+{
+	raise_to_floor(&js_stream, floor_unix_ms);
 }
 
 /*
@@ -109,34 +144,54 @@ snowflake_raise_to_floor(int64 floor_unix_ms)
  * since the start that may wait for the clock).
  */
 static void
-snowflake_attach_generator(void)
+snowflake_attach_generator(SfStream *st, const char *fname)
 {
-	snowflake_attach_shared();
-	sf_slot = idgen_clock_floor();
-	if (sf_warned)
+	snowflake_attach_shared(st);
+	st->slot = idgen_clock_floor();
+	if (st->warned)
 		return;
-	sf_warned = true;
+	st->warned = true;
 
-	int64		left = sf::kMaxTime - (idgen_clock_now_ms() - sf_epoch_ms);
+	int64		left = st->layout->max_time() - (idgen_clock_now_ms() - st->epoch_ms);
 
 	if (left < EXHAUSTION_WARNING_MS)
 		ereport(WARNING,
 				(errcode(ERRCODE_WARNING),
-				 errmsg("snowflake ids run out of time in %lld days",
+				 errmsg("%s run out of time in %lld days", st->ids,
 						(long long) (left / (24 * 3600 * 1000))),
-				 errdetail("The 41-bit time field counted from the epoch %s ends at %s.",
-						   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(sf_epoch_ms))),
-						   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(sf_epoch_ms + sf::kMaxTime)))),
-				 errhint("Plan a new key scheme; snowflake_state() shows the date.")));
+				 errdetail("The %d-bit time field counted from the epoch %s ends at %s.", st->layout->time_bits,
+						   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(st->epoch_ms))),
+						   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(st->epoch_ms + st->layout->max_time())))),
+				 errhint("Plan a new key scheme; %s_state() shows the date.",
+						 st == &sf_stream ? "snowflake" : "jsid")));
+}
+
+/*
+ * The worker id written into the stream's ids: id_gen.worker_id, which must
+ * fit the layout (jsid's 4 bits take 0..15): a larger one is refused rather
+ * than truncated, which would give two servers the same worker bits.
+ */
+static int32
+stream_worker(SfStream *st, const char *fname)
+{
+	if (idgen_worker_id > st->layout->max_worker())
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s(): id_gen.worker_id %d does not fit the %d worker bits of %s",
+						fname, idgen_worker_id, st->layout->worker_bits, st->ids),
+				 errdetail("%s take worker ids 0 to %d.", st->Ids, st->layout->max_worker()),
+				 errhint("Give the servers that use %s() worker ids from 0 to %d.", fname,
+						 st->layout->max_worker())));
+	return idgen_worker_id;
 }
 
 /* Wait until the clock shows a millisecond after `ms` (epoch-relative). */
 static void
-wait_past_ms(int64 ms)
+wait_past_ms(SfStream *st, int64 ms)
 {
 	for (;;)
 	{
-		int64		now_us = idgen_clock_now_us() - sf_epoch_ms * 1000;
+		int64		now_us = idgen_clock_now_us() - st->epoch_ms * 1000;
 		int64		left_us = (ms + 1) * 1000 - now_us;
 
 		/*
@@ -164,56 +219,60 @@ wait_past_ms(int64 ms)
  * the first.  The only function that changes the state word.
  */
 static int64
-snowflake_reserve(int32 count, const char *fname)
+snowflake_reserve(SfStream *st, int32 count, const char *fname)
 {
 	bool		saw_backward = false;
+	SnowflakeShared *sh;
+	int64		sf_epoch_ms;
 
 	idgen_check_can_generate(fname);
-	if (unlikely(!idgen_clock_floor_ready(sf_slot)))
-		snowflake_attach_generator();
+	if (unlikely(!idgen_clock_floor_ready(st->slot)))
+		snowflake_attach_generator(st, fname);
+	sh = st->shared;
+	sf_epoch_ms = st->epoch_ms;
 
 	for (;;)
 	{
 		/* State first, then the clock: a reading older than the state is a real step back. */
-		uint64		state = pg_atomic_read_u64(&sf_shared->state);
+		uint64		state = pg_atomic_read_u64(&sh->state);
 		int64		now = idgen_clock_now_ms() - sf_epoch_ms;
-		int64		floor = idgen_clock_floor_reserved(sf_slot) - sf_epoch_ms;
-		sf::Step	s = sf::next((int64) state, now, idgen_worker_id, count,
+		int64		floor = idgen_clock_floor_reserved(st->slot) - sf_epoch_ms;
+		sf::Step	s = sf::next(*st->layout, (int64) state, now, stream_worker(st, fname), count,
 								 floor, idgen_max_clock_backward_ms);
 
 		switch (s.status)
 		{
 			case sf::Status::Ok:
-				if (!pg_atomic_compare_exchange_u64(&sf_shared->state, &state, (uint64) s.new_state))
+				if (!pg_atomic_compare_exchange_u64(&sh->state, &state, (uint64) s.new_state))
 					continue;
-				pg_atomic_fetch_add_u64(&sf_shared->issued, count);
+				pg_atomic_fetch_add_u64(&sh->issued, count);
 				if (unlikely(s.behind_ms > 0) && !saw_backward)
-					pg_atomic_fetch_add_u64(&sf_shared->clock_backward_events, 1);
+					pg_atomic_fetch_add_u64(&sh->clock_backward_events, 1);
 				return s.first_id;
 			case sf::Status::WaitNextMs:
-				pg_atomic_fetch_add_u64(&sf_shared->next_ms_waits, 1);
-				wait_past_ms(now);
+				pg_atomic_fetch_add_u64(&sh->next_ms_waits, 1);
+				wait_past_ms(st, now);
 				continue;
 			case sf::Status::ClockBackwardWait:
 				if (!saw_backward)
-					pg_atomic_fetch_add_u64(&sf_shared->clock_backward_events, 1);
+					pg_atomic_fetch_add_u64(&sh->clock_backward_events, 1);
 				saw_backward = true;
 				idgen_sleep_ms(s.wait_ms);
 				continue;
 			case sf::Status::FloorReached:
 				/* Always possible here: idgen_check_can_generate() passed. */
-				if (idgen_clock_floor_advance(sf_slot, s.need_floor_ms + sf_epoch_ms) <
+				if (idgen_clock_floor_advance(st->slot, s.need_floor_ms + sf_epoch_ms) <
 					s.need_floor_ms + sf_epoch_ms)
 					elog(ERROR, "%s(): the clock floor could not be advanced", fname);
 				continue;
 			case sf::Status::ClockBackwardError:
-				pg_atomic_fetch_add_u64(&sf_shared->clock_backward_errors, 1);
+				pg_atomic_fetch_add_u64(&sh->clock_backward_errors, 1);
 				ereport(ERROR,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 						 errmsg("%s(): the clock moved backwards by %lld ms", fname, (long long) s.behind_ms),
 						 errdetail("The last id was issued at %s; id_gen.max_clock_backward_ms is %d.",
 								   timestamptz_to_str(idgen_timestamptz_from_unix_ms(
-									   ((int64) state >> sf::kTimeShift) + sf_epoch_ms)),
+									   ((int64) state >> st->layout->time_shift()) + sf_epoch_ms)),
 								   idgen_max_clock_backward_ms),
 						 errhint("No id is issued until the clock catches up. Check the server's time synchronisation, "
 								 "or raise id_gen.max_clock_backward_ms to wait out such steps.")));
@@ -228,11 +287,12 @@ snowflake_reserve(int32 count, const char *fname)
 			case sf::Status::TimeExhausted:
 				ereport(ERROR,
 						(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-						 errmsg("%s(): the 41-bit time field of snowflake ids is exhausted", fname),
+						 errmsg("%s(): the %d-bit time field of %s is exhausted", fname,
+								st->layout->time_bits, st->ids),
 						 errdetail("It ended at %s (epoch %s).",
-								   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(sf_epoch_ms + sf::kMaxTime))),
+								   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(sf_epoch_ms + st->layout->max_time()))),
 								   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(sf_epoch_ms)))),
-						 errhint("Snowflake ids cannot be generated any more with this epoch.")));
+						 errhint("%s cannot be generated any more with this epoch.", st->Ids)));
 				break;
 			case sf::Status::BadArgument:
 				elog(ERROR, "%s(): invalid generator argument (worker %d, count %d)",
@@ -245,7 +305,13 @@ snowflake_reserve(int32 count, const char *fname)
 /* snowflake_next() → bigint: the next id of this server. */
 IDGEN_FUNCTION(snowflake_next)
 {
-	PG_RETURN_INT64(snowflake_reserve(1, "snowflake_next"));
+	PG_RETURN_INT64(snowflake_reserve(&sf_stream, 1, "snowflake_next"));
+}
+
+/* jsid_next() → bigint: the next JavaScript-safe id of this server (below 2^53). */
+IDGEN_FUNCTION(jsid_next)
+{
+	PG_RETURN_INT64(snowflake_reserve(&js_stream, 1, "jsid_next"));
 }
 
 /*
@@ -275,7 +341,7 @@ IDGEN_FUNCTION(snowflake_next_batch)
 							   sf::kIdsPerMs)));
 		funcctx = SRF_FIRSTCALL_INIT();
 		first = static_cast<int64 *>(MemoryContextAlloc(funcctx->multi_call_memory_ctx, sizeof(int64)));
-		*first = snowflake_reserve(n, "snowflake_next_batch");
+		*first = snowflake_reserve(&sf_stream, n, "snowflake_next_batch");
 		funcctx->user_fctx = first;
 		funcctx->max_calls = n;
 	}
@@ -289,8 +355,9 @@ IDGEN_FUNCTION(snowflake_next_batch)
 	SRF_RETURN_DONE(funcctx);
 }
 
-/* snowflake_decode(id) → (ts, worker_id, sequence), with this server's epoch. */
-IDGEN_FUNCTION(snowflake_decode)
+/* decode(id) → (ts, worker_id, sequence), with this server's epoch. */
+static Datum
+stream_decode(SfStream *st, FunctionCallInfo fcinfo)
 {
 	int64		id = PG_GETARG_INT64(0);
 	sf::Parts	p;
@@ -298,55 +365,91 @@ IDGEN_FUNCTION(snowflake_decode)
 	Datum		values[3];
 	bool		nulls[3] = {false, false, false};
 
-	if (!sf::decode(id, &p))
+	if (!sf::decode(*st->layout, id, &p))
+	{
+		if (st == &sf_stream)
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("%lld is not a snowflake id", (long long) id),
+					 errdetail("Snowflake ids are never negative.")));
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("%lld is not a snowflake id", (long long) id),
-				 errdetail("Snowflake ids are never negative.")));
+				 errmsg("%lld is not a jsid", (long long) id),
+				 errdetail("jsids lie between 0 and %lld (2^53 - 1).", (long long) st->layout->max_id())));
+	}
 	if (get_call_result_type(fcinfo, nullptr, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	snowflake_attach_shared();
-	values[0] = TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(p.time_ms + sf_epoch_ms));
+	snowflake_attach_shared(st);
+	values[0] = TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(p.time_ms + st->epoch_ms));
 	values[1] = Int32GetDatum(p.worker);
 	values[2] = Int32GetDatum(p.sequence);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
-/*
- * snowflake_min_id(ts) → bigint: the smallest id any worker can issue at
- * ts (truncated to the millisecond), so "id >= snowflake_min_id(ts)" selects
- * ids issued at or after ts.
- */
-IDGEN_FUNCTION(snowflake_min_id)
+IDGEN_FUNCTION(snowflake_decode)
 {
-	TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
-	int64		id;
+	return stream_decode(&sf_stream, fcinfo);
+}
 
-	snowflake_attach_shared();
-	if (TIMESTAMP_NOT_FINITE(ts))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("snowflake_min_id(): the time must be finite")));
-	/* floor division: times before 2000 are negative */
-	int64		pg_ms = ts >= 0 ? ts / 1000 : -((-ts + 999) / 1000);
-	int64		ms = pg_ms + IDGEN_UNIX_MS_AT_PG_EPOCH - sf_epoch_ms;
-
-	if (!sf::min_id(ms, &id))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("snowflake_min_id(): %s is outside the range of snowflake ids",
-						timestamptz_to_str(ts)),
-				 errdetail("Snowflake ids cover %s to %s.",
-						   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(sf_epoch_ms))),
-						   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(sf_epoch_ms + sf::kMaxTime))))));
-	PG_RETURN_INT64(id);
+IDGEN_FUNCTION(jsid_decode)
+{
+	return stream_decode(&js_stream, fcinfo);
 }
 
 /*
- * snowflake_state(): what the generator is doing, and when its time field
- * runs out (with a WARNING within a year of that).
+ * min_id(ts) → bigint: the smallest id any worker can issue at ts
+ * (truncated to the millisecond), so "id >= snowflake_min_id(ts)" selects
+ * ids issued at or after ts; with `largest`, the largest id of that
+ * millisecond, for closed ranges.
  */
-IDGEN_FUNCTION(snowflake_state)
+static int64
+stream_bound_id(SfStream *st, TimestampTz ts, bool largest, const char *fname)
+{
+	int64		id;
+
+	snowflake_attach_shared(st);
+	if (TIMESTAMP_NOT_FINITE(ts))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("%s(): the time must be finite", fname)));
+	/* floor division: times before 2000 are negative */
+	int64		pg_ms = ts >= 0 ? ts / 1000 : -((-ts + 999) / 1000);
+	int64		ms = pg_ms + IDGEN_UNIX_MS_AT_PG_EPOCH - st->epoch_ms;
+
+	if (!sf::min_id(*st->layout, ms, &id))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("%s(): %s is outside the range of %s", fname,
+						timestamptz_to_str(ts), st->ids),
+				 errdetail("%s cover %s to %s.", st->Ids,
+						   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(st->epoch_ms))),
+						   pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(st->epoch_ms + st->layout->max_time()))))));
+	if (largest)
+		id |= ((int64) 1 << st->layout->time_shift()) - 1;
+	return id;
+}
+
+IDGEN_FUNCTION(snowflake_min_id)
+{
+	PG_RETURN_INT64(stream_bound_id(&sf_stream, PG_GETARG_TIMESTAMPTZ(0), false, "snowflake_min_id"));
+}
+
+IDGEN_FUNCTION(jsid_min_id)
+{
+	PG_RETURN_INT64(stream_bound_id(&js_stream, PG_GETARG_TIMESTAMPTZ(0), false, "jsid_min_id"));
+}
+
+IDGEN_FUNCTION(jsid_max_id)
+{
+	PG_RETURN_INT64(stream_bound_id(&js_stream, PG_GETARG_TIMESTAMPTZ(0), true, "jsid_max_id"));
+}
+
+/*
+ * state(): what the generator is doing, and when its time field runs out
+ * (with a WARNING within a year of that).
+ */
+static Datum
+stream_state(SfStream *st, FunctionCallInfo fcinfo)
 {
 	TupleDesc	tupdesc;
 	Datum		values[13];
@@ -355,11 +458,13 @@ IDGEN_FUNCTION(snowflake_state)
 
 	if (get_call_result_type(fcinfo, nullptr, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	snowflake_attach_shared();
+	snowflake_attach_shared(st);
 
-	uint64		state = pg_atomic_read_u64(&sf_shared->state);
+	SnowflakeShared *sh = st->shared;
+	int64		sf_epoch_ms = st->epoch_ms;
+	uint64		state = pg_atomic_read_u64(&sh->state);
 	IdgenFloorSlot *slot = idgen_clock_floor_peek();
-	int64		end_ms = sf_epoch_ms + sf::kMaxTime;
+	int64		end_ms = sf_epoch_ms + st->layout->max_time();
 	int64		left = end_ms - idgen_clock_now_ms();
 
 	values[i++] = Int32GetDatum(idgen_worker_id);
@@ -367,11 +472,11 @@ IDGEN_FUNCTION(snowflake_state)
 	nulls[i] = state == 0;
 	values[i++] = Int64GetDatum((int64) state);
 	nulls[i] = state == 0;
-	values[i++] = TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(((int64) state >> sf::kTimeShift) + sf_epoch_ms));
-	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sf_shared->issued));
-	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sf_shared->next_ms_waits));
-	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sf_shared->clock_backward_events));
-	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sf_shared->clock_backward_errors));
+	values[i++] = TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(((int64) state >> st->layout->time_shift()) + sf_epoch_ms));
+	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sh->issued));
+	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sh->next_ms_waits));
+	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sh->clock_backward_events));
+	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sh->clock_backward_errors));
 	if (slot != nullptr && pg_atomic_read_u32(&slot->loaded) != 0)
 		values[i] = TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(idgen_clock_floor_reserved(slot)));
 	else
@@ -382,24 +487,36 @@ IDGEN_FUNCTION(snowflake_state)
 	values[i++] = IntervalPGetDatum(DatumGetIntervalP(DirectFunctionCall2(timestamp_mi,
 																			  TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(end_ms)),
 																			  TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(idgen_clock_now_ms())))));
-	values[i++] = TimestampTzGetDatum(sf_shared->created);
+	values[i++] = TimestampTzGetDatum(sh->created);
 	Assert(i == 13);
 
 	if (left < EXHAUSTION_WARNING_MS)
 		ereport(WARNING,
 				(errcode(ERRCODE_WARNING),
-				 errmsg("snowflake ids run out of time %s",
+				 errmsg("%s run out of time %s", st->ids,
 						left > 0 ? psprintf("in %lld days", (long long) (left / (24 * 3600 * 1000))) : "now"),
-				 errdetail("The 41-bit time field counted from the epoch ends at %s.",
+				 errdetail("The %d-bit time field counted from the epoch ends at %s.", st->layout->time_bits,
 						   timestamptz_to_str(idgen_timestamptz_from_unix_ms(end_ms))),
 				 errhint("Plan a new key scheme before then.")));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
-/* From _PG_init: the shared state, and its start above every floor read. */
+IDGEN_FUNCTION(snowflake_state)
+{
+	return stream_state(&sf_stream, fcinfo);
+}
+
+IDGEN_FUNCTION(jsid_state)
+{
+	return stream_state(&js_stream, fcinfo);
+}
+
+/* From _PG_init: the shared states, and their start above every floor read. */
 void
 idgen_snowflake_init(void)
 {
-	idgen_shmem_register(&snowflake_shmem);
+	idgen_shmem_register(&sf_stream.shmem);
+	idgen_shmem_register(&js_stream.shmem);
 	idgen_clock_on_load(snowflake_raise_to_floor);
+	idgen_clock_on_load(jsid_raise_to_floor);
 }

@@ -6,7 +6,8 @@
  *
  * A timeuuid is stored exactly like uuid (16 bytes, pg_uuid_t).  Every way
  * a value enters (text input, binary receive, cast from uuid) checks that
- * it is a version 1, 6 or 7 RFC 9562 UUID, or the nil or max UUID, so the
+ * it is a version 1, 6 or 7 RFC 9562 UUID, a version 13 COMB (v6's layout
+ * under a version RFC 9562 leaves unassigned), or the nil or max UUID, so the
  * comparison functions only meet values the time order was designed for
  * (they still order anything deterministically).  The layouts and the
  * order live in src/core/uuid_layout.cpp; nothing there allocates or
@@ -45,7 +46,7 @@ tu_check(const uint8 *data, int sqlstate, const char *what)
 				(errcode(sqlstate),
 				 errmsg("UUID version %d is not valid for type timeuuid: \"%s\"",
 						idgen::uuid_version(data), what),
-				 errdetail("timeuuid accepts versions 1, 6 and 7 of the RFC 9562 variant, and the nil and max UUIDs."),
+				 errdetail("timeuuid accepts versions 1, 6 and 7 of the RFC 9562 variant, version 13 (COMB), and the nil and max UUIDs."),
 				 errhint("Keep other UUIDs in a uuid column.")));
 	if (kind == idgen::TimeuuidKind::bad_variant)
 		ereport(ERROR,
@@ -331,7 +332,7 @@ IDGEN_FUNCTION(timeuuid_minmax_multi_distance)
 
 /*
  * timeuuid_timestamp(timeuuid), also uuid_extract_timestamp(timeuuid): the
- * time a value carries, for v1, v6 (100-ns ticks truncated to microseconds)
+ * time a value carries, for v1, v6 and v13 (100-ns ticks truncated to microseconds)
  * and v7 (milliseconds); NULL for the nil and max UUIDs.
  */
 IDGEN_FUNCTION(timeuuid_timestamp)

@@ -13,7 +13,8 @@
  *    time, random rest; not part of the monotonic stream.
  *  - timeuuid_min/max(timestamptz): the bounds of a millisecond.
  *  - timeuuid_v6(): libuuid's version 1, reordered to version 6.
- *  - conversions v1 <-> v6 and from SQL Server's NEWSEQUENTIALID.
+ *  - conversions v1 <-> v6, v13 (COMB) <-> v6, and to and from SQL
+ *    Server's NEWSEQUENTIALID byte order.
  *
  * Shared state protocol: `word` is only ever changed by CAS and only grows;
  * a millisecond above the persisted clock floors is issued only after they
@@ -354,5 +355,55 @@ IDGEN_FUNCTION(timeuuid_from_sqlserver)
 
 	idgen::uuid_swap_guid_fields(u->data, res->data);
 	tu_require(res, idgen::TimeuuidKind::v1, 1, "timeuuid_from_sqlserver (after reordering)");
+	PG_RETURN_UUID_P(res);
+}
+
+/*
+ * SQL Server byte order of a v1, v6 or v13 value: the NEWSEQUENTIALID()
+ * form of the v1 value with the same time, clock sequence and node, so that
+ * timeuuid_from_sqlserver() gives that v1 value back.
+ */
+IDGEN_FUNCTION(timeuuid_to_sqlserver)
+{
+	pg_uuid_t  *u = PG_GETARG_UUID_P(0);
+	pg_uuid_t  *res = static_cast<pg_uuid_t *>(palloc(sizeof(pg_uuid_t)));
+	char		text[idgen::kUuidTextLen + 1];
+
+	if (!idgen::uuid_gregorian_to_v1(u->data, res->data))
+	{
+		idgen::uuid_format(u->data, text);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("timeuuid_to_sqlserver expects a version 1, 6 or 13 UUID: \"%s\"", text),
+				 errdetail("Only those carry the 100-ns timestamp, clock sequence and node of NEWSEQUENTIALID()."),
+				 idgen::timeuuid_classify(u->data) == idgen::TimeuuidKind::v7 ?
+				 errhint("A version 7 value has no SQL Server form; keep it in a uniqueidentifier as it is.") : 0));
+	}
+	idgen::uuid_swap_guid_fields(res->data, res->data);
+	PG_RETURN_UUID_P(res);
+}
+
+/*
+ * COMB (version 13, v6's layout) to version 6 and back: only the version
+ * nibble changes, so time, clock sequence and node are kept and the
+ * conversions are lossless.
+ */
+IDGEN_FUNCTION(timeuuid_comb_to_v6)
+{
+	pg_uuid_t  *u = PG_GETARG_UUID_P(0);
+	pg_uuid_t  *res = static_cast<pg_uuid_t *>(palloc(sizeof(pg_uuid_t)));
+
+	tu_require(u, idgen::TimeuuidKind::comb, idgen::kCombVersion, "timeuuid_comb_to_v6");
+	idgen::uuid_set_version(u->data, 6, res->data);
+	PG_RETURN_UUID_P(res);
+}
+
+IDGEN_FUNCTION(timeuuid_v6_to_comb)
+{
+	pg_uuid_t  *u = PG_GETARG_UUID_P(0);
+	pg_uuid_t  *res = static_cast<pg_uuid_t *>(palloc(sizeof(pg_uuid_t)));
+
+	tu_require(u, idgen::TimeuuidKind::v6, 6, "timeuuid_v6_to_comb");
+	idgen::uuid_set_version(u->data, idgen::kCombVersion, res->data);
 	PG_RETURN_UUID_P(res);
 }

@@ -14,7 +14,7 @@
  *    canonical 36-character lower-case form;
  *  - the time order is reflexive and antisymmetric against a second value,
  *    the abbreviation never contradicts it, and the v1<->v6 and GUID
- *    byte-swap conversions round-trip.
+ *    byte-swap conversions round-trip, v13 (COMB) <-> v6 too.
  *
  *   make fuzz              (runs for FUZZ_TIME seconds)
  */
@@ -128,6 +128,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uuid_v6_to_v1(b, b);
 		CHECK(memcmp(a, b, kUuidLen) == 0);
 	}
+	if (kind == TimeuuidKind::comb)
+	{
+		uuid_set_version(a, 6, b);
+		CHECK(timeuuid_classify(b) == TimeuuidKind::v6);
+		CHECK(timeuuid_abbrev(a) == timeuuid_abbrev(b) && timeuuid_compare(a, b) < 0);
+		uuid_set_version(b, kCombVersion, b);
+		CHECK(memcmp(a, b, kUuidLen) == 0);
+	}
+	CHECK(uuid_gregorian_to_v1(a, b) ==
+		  (kind == TimeuuidKind::v1 || kind == TimeuuidKind::v6 || kind == TimeuuidKind::comb));
 	uuid_swap_guid_fields(a, b);
 	uuid_swap_guid_fields(b, b);
 	CHECK(memcmp(a, b, kUuidLen) == 0);
@@ -135,6 +145,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int64_t		us;
 
 	CHECK(timeuuid_unix_us(a, &us) ==
-		  (kind == TimeuuidKind::v1 || kind == TimeuuidKind::v6 || kind == TimeuuidKind::v7));
+		  (kind == TimeuuidKind::v1 || kind == TimeuuidKind::v6 || kind == TimeuuidKind::v7 ||
+		   kind == TimeuuidKind::comb));
 	return 0;
 }

@@ -292,7 +292,8 @@ TEST(SnowflakeNext, EpochEdgesAndTimeExhaustion)
 #include <vector>
 #include <algorithm>
 
-TEST(SnowflakeNext, ConcurrentCompareAndSwapNeverDuplicates)
+static void
+race(const Layout &l, int32_t wid, std::vector<int64_t> &all)
 {
 	constexpr int kThreads = 4;
 	constexpr int kPerThread = 100000;
@@ -309,7 +310,7 @@ TEST(SnowflakeNext, ConcurrentCompareAndSwapNeverDuplicates)
 			int64_t		st = state.load();
 			int64_t		now = clock.load();
 			const int32_t n = (rnd % 7 == 0) ? 3 : 1;
-			Step		s = next(st, now, 9, n, kNoFloor, 5);
+			Step		s = next(l, st, now, wid, n, l.max_time(), 5);
 
 			rnd = rnd * 1103515245u + 12345u;
 			if (s.status == Status::Ok)
@@ -330,9 +331,9 @@ TEST(SnowflakeNext, ConcurrentCompareAndSwapNeverDuplicates)
 				int64_t		c = clock.load();
 
 				if (rnd % 16 == 0)
-					clock.compare_exchange_strong(c, std::max(c - 3, (state.load() >> kTimeShift) - 3));
+					clock.compare_exchange_strong(c, std::max(c - 3, (state.load() >> l.time_shift()) - 3));
 				else
-					clock.compare_exchange_strong(c, std::max(c, st >> kTimeShift) + 1);
+					clock.compare_exchange_strong(c, std::max(c, st >> l.time_shift()) + 1);
 			}
 		}
 	};
@@ -343,8 +344,6 @@ TEST(SnowflakeNext, ConcurrentCompareAndSwapNeverDuplicates)
 	for (auto &th : threads)
 		th.join();
 
-	std::vector<int64_t> all;
-
 	for (auto &v : got)
 	{
 		for (size_t i = 1; i < v.size(); i++)
@@ -354,4 +353,90 @@ TEST(SnowflakeNext, ConcurrentCompareAndSwapNeverDuplicates)
 	std::sort(all.begin(), all.end());
 	EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end());
 	EXPECT_GE(all.size(), static_cast<size_t>(kThreads * kPerThread));
+}
+
+TEST(SnowflakeNext, ConcurrentCompareAndSwapNeverDuplicates)
+{
+	std::vector<int64_t> all;
+
+	race(kSnowflake, 9, all);
+}
+
+/* jsid_next(): the same transition under the 41 + 4 + 8 layout. */
+TEST(JsidLayout, StaysBelowTwoToThe53)
+{
+	int64_t		id;
+	Parts		p;
+
+	EXPECT_EQ(kJsid.max_id(), (INT64_C(1) << 53) - 1);
+	EXPECT_EQ(kJsid.ids_per_ms(), 256);
+	EXPECT_EQ(kJsid.max_worker(), 15);
+	ASSERT_TRUE(encode(kJsid, kJsid.max_time(), 15, 255, &id));
+	EXPECT_EQ(id, (INT64_C(1) << 53) - 1);
+	EXPECT_FALSE(encode(kJsid, kJsid.max_time() + 1, 0, 0, &id));
+	EXPECT_FALSE(encode(kJsid, 0, 16, 0, &id));
+	EXPECT_FALSE(encode(kJsid, 0, 0, 256, &id));
+	ASSERT_TRUE(decode(kJsid, (INT64_C(1234) << 12) | (5 << 8) | 7, &p));
+	EXPECT_EQ(p.time_ms, 1234);
+	EXPECT_EQ(p.worker, 5);
+	EXPECT_EQ(p.sequence, 7);
+	EXPECT_FALSE(decode(kJsid, INT64_C(1) << 53, &p));
+	EXPECT_FALSE(decode(kJsid, -1, &p));
+	EXPECT_EQ(state_after(kJsid, 1000), (INT64_C(1000) << 12) | 0xFFF);
+}
+
+TEST(JsidNext, SequenceExhaustionWaitsForTheNextMs)
+{
+	int64_t		state = 0;
+
+	for (int i = 0; i < 256; i++)
+	{
+		Step		s = next(kJsid, state, 500, 3, 1, kJsid.max_time(), 10);
+
+		ASSERT_EQ(s.status, Status::Ok);
+		ASSERT_EQ(s.first_id, (INT64_C(500) << 12) | (3 << 8) | i);
+		state = s.new_state;
+	}
+	EXPECT_EQ(next(kJsid, state, 500, 3, 1, kJsid.max_time(), 10).status, Status::WaitNextMs);
+	/* a batch must fit the millisecond; 257 never does */
+	EXPECT_EQ(next(kJsid, 0, 500, 3, 257, kJsid.max_time(), 10).status, Status::BadArgument);
+	Step		s = next(kJsid, state, 501, 3, 1, kJsid.max_time(), 10);
+
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, (INT64_C(501) << 12) | (3 << 8));
+}
+
+TEST(JsidNext, ClockBackwardAndWorkerRange)
+{
+	Step		s = next(kJsid, 0, 1000, 2, 1, kJsid.max_time(), 10);
+
+	ASSERT_EQ(s.status, Status::Ok);
+	int64_t		state = s.new_state;
+
+	/* 5 ms back, within the tolerance: continue in the last id's millisecond */
+	s = next(kJsid, state, 995, 2, 1, kJsid.max_time(), 10);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, state + 1);
+	/* 50 ms back: an error, no id */
+	EXPECT_EQ(next(kJsid, state, 950, 2, 1, kJsid.max_time(), 10).status, Status::ClockBackwardError);
+	/* worker 16 does not fit the layout */
+	EXPECT_EQ(next(kJsid, 0, 1000, 16, 1, kJsid.max_time(), 10).status, Status::BadArgument);
+	/* the floor first */
+	s = next(kJsid, state, 2000, 2, 1, 1500, 10);
+	EXPECT_EQ(s.status, Status::FloorReached);
+	EXPECT_EQ(s.need_floor_ms, 2000);
+	/* the end of the time field: never a wider id */
+	EXPECT_EQ(next(kJsid, 0, kJsid.max_time() + 1, 2, 1, INT64_MAX, 10).status, Status::TimeExhausted);
+	s = next(kJsid, 0, kJsid.max_time(), 15, 256, INT64_MAX, 10);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.new_state, (INT64_C(1) << 53) - 1);
+	EXPECT_EQ(next(kJsid, s.new_state, kJsid.max_time(), 15, 1, INT64_MAX, 10).status, Status::TimeExhausted);
+}
+
+TEST(JsidNext, ConcurrentCompareAndSwapNeverDuplicates)
+{
+	std::vector<int64_t> all;
+
+	race(kJsid, 9, all);
+	EXPECT_LT(all.back(), INT64_C(1) << 53);
 }

@@ -174,7 +174,7 @@ TEST(Classify, VersionsVariantsNilAndMax)
 		U			u = parse(kRfcV7);
 
 		u.b[6] = static_cast<uint8_t>((u.b[6] & 0x0F) | v << 4);
-		bool		time_based = v == 1 || v == 6 || v == 7;
+		bool		time_based = v == 1 || v == 6 || v == 7 || v == 13;
 
 		EXPECT_EQ(timeuuid_kind_valid(timeuuid_classify(u.b)), time_based) << v;
 	}
@@ -381,7 +381,102 @@ TEST(Generator, WordsGiveStrictlyIncreasingV7)
 	EXPECT_GT(uuid_v7_ms(cur.b), 1700000000000ULL);
 }
 
-/* The byte-order fast path for v7/v7 and v6/v6 agrees with the key order. */
+/* The COMB value of issue 11, and its v1 form (2012-02-28 20:54:52.2538623 UTC). */
+static const char *kComb = "1e1624e7-5e1f-d27f-a11d-ed65de8970f6";
+static const char *kCombAsV1 = "75e1f27f-624e-11e1-a11d-ed65de8970f6";
+
+TEST(Comb, ReadAsVersion6)
+{
+	U			c = parse(kComb);
+	int64_t		us;
+
+	EXPECT_EQ(timeuuid_classify(c.b), TimeuuidKind::comb);
+	EXPECT_EQ(uuid_v6_ticks(c.b), 0x1E1624E75E1F27FULL);
+	ASSERT_TRUE(timeuuid_unix_us(c.b, &us));
+	EXPECT_EQ(us, 1330462492253862);
+	/* the NCS variant is not a COMB */
+	c.b[8] = 0x21;
+	EXPECT_EQ(timeuuid_classify(c.b), TimeuuidKind::bad_variant);
+}
+
+TEST(Comb, ConvertsToV6AndV1AndBack)
+{
+	U			c = parse(kComb), v6, back, v1, from_v6;
+
+	uuid_set_version(c.b, 6, v6.b);
+	EXPECT_EQ(fmt(v6), "1e1624e7-5e1f-627f-a11d-ed65de8970f6");
+	EXPECT_EQ(timeuuid_classify(v6.b), TimeuuidKind::v6);
+	uuid_set_version(v6.b, kCombVersion, back.b);
+	EXPECT_EQ(fmt(back), kComb);
+	ASSERT_TRUE(uuid_gregorian_to_v1(c.b, v1.b));
+	EXPECT_EQ(fmt(v1), kCombAsV1);
+	ASSERT_TRUE(uuid_gregorian_to_v1(v6.b, from_v6.b));
+	EXPECT_EQ(fmt(from_v6), kCombAsV1);
+	ASSERT_TRUE(uuid_gregorian_to_v1(v1.b, from_v6.b));
+	EXPECT_EQ(fmt(from_v6), kCombAsV1);
+	/* v7, nil and other versions have no v1 form */
+	EXPECT_FALSE(uuid_gregorian_to_v1(parse(kRfcV7).b, v1.b));
+	EXPECT_FALSE(uuid_gregorian_to_v1(parse("00000000-0000-0000-0000-000000000000").b, v1.b));
+	/* in place */
+	uuid_set_version(c.b, 6, c.b);
+	EXPECT_EQ(fmt(c), fmt(v6));
+}
+
+TEST(Comb, SortsByTimeBesideTheOtherVersions)
+{
+	U			c = parse(kComb), v6, v1, later;
+
+	uuid_set_version(c.b, 6, v6.b);
+	ASSERT_TRUE(uuid_gregorian_to_v1(c.b, v1.b));
+	/* same tick: v13 < v1 < v6 (v13 took the free rank, the others keep theirs) */
+	EXPECT_LT(timeuuid_compare(c.b, v1.b), 0);
+	EXPECT_LT(timeuuid_compare(v1.b, v6.b), 0);
+	EXPECT_NE(timeuuid_compare(c.b, v6.b), 0);
+	EXPECT_EQ(timeuuid_abbrev(c.b), timeuuid_abbrev(v6.b));
+	/* one tick later, whatever the rest */
+	later = c;
+	later.b[7]++;
+	memset(later.b + 9, 0, 7);
+	EXPECT_LT(timeuuid_compare(v6.b, later.b), 0);
+	EXPECT_LT(timeuuid_compare(c.b, later.b), 0);
+	/* before the millisecond's v7 maximum, after its minimum */
+	U			lo, hi;
+	int64_t		us;
+
+	ASSERT_TRUE(timeuuid_unix_us(c.b, &us));
+	timeuuid_min_of_ms(lo.b, static_cast<uint64_t>(us / 1000));
+	timeuuid_max_of_ms(hi.b, static_cast<uint64_t>(us / 1000));
+	EXPECT_LT(timeuuid_compare(lo.b, c.b), 0);
+	EXPECT_LT(timeuuid_compare(c.b, hi.b), 0);
+}
+
+/* Many v13 values against their own v6 forms: the same order. */
+TEST(Comb, OrderOfCombsIsTheOrderOfTheirV6Forms)
+{
+	std::mt19937_64 rng(13);
+	std::vector<U> combs(2000);
+
+	for (auto &c : combs)
+	{
+		for (auto &x : c.b)
+			x = static_cast<uint8_t>(rng());
+		/* ticks close together, so that many share high bytes */
+		c.b[0] = c.b[1] = 0x1E;
+		c.b[6] = static_cast<uint8_t>((c.b[6] & 0x0F) | 0xD0);
+		c.b[8] = static_cast<uint8_t>((c.b[8] & 0x3F) | 0x80);
+	}
+	for (size_t i = 0; i + 1 < combs.size(); i++)
+	{
+		U			a6, b6;
+
+		uuid_set_version(combs[i].b, 6, a6.b);
+		uuid_set_version(combs[i + 1].b, 6, b6.b);
+		ASSERT_EQ(timeuuid_compare(combs[i].b, combs[i + 1].b), timeuuid_compare(a6.b, b6.b));
+		ASSERT_EQ(timeuuid_compare(combs[i].b, combs[i + 1].b), timeuuid_compare_keys(combs[i].b, combs[i + 1].b));
+	}
+}
+
+/* The byte-order fast path for v7/v7, v6/v6 and v13/v13 agrees with the key order. */
 TEST(Order, FastPathAgreesWithKeys)
 {
 	std::mt19937_64 rng(11);
@@ -393,8 +488,8 @@ TEST(Order, FastPathAgreesWithKeys)
 		for (auto &x : a.b)
 			x = static_cast<uint8_t>(rng());
 		b = a;
-		/* Versions 6 or 7 mostly, sometimes equal prefixes. */
-		a.b[6] = static_cast<uint8_t>((a.b[6] & 0x0F) | (i & 1 ? 0x70 : 0x60));
+		/* Versions 6, 7 or 13 mostly, sometimes equal prefixes. */
+		a.b[6] = static_cast<uint8_t>((a.b[6] & 0x0F) | (i % 3 == 0 ? 0x70 : i % 3 == 1 ? 0x60 : 0xD0));
 		a.b[8] = static_cast<uint8_t>((a.b[8] & 0x3F) | 0x80);
 		b = a;
 		b.b[rng() % kUuidLen] ^= static_cast<uint8_t>(1u << (rng() % 8));

@@ -43,7 +43,7 @@ sip_round(uint64_t &v0, uint64_t &v1, uint64_t &v2, uint64_t &v3)
 }
 
 uint64_t
-siphash24(uint64_t k0, uint64_t k1, const uint8_t *msg, size_t len)
+siphash24(uint64_t k0, uint64_t k1, const uint8_t *msg, size_t len) noexcept
 {
 	/* "somepseudorandomlygeneratedbytes", as the specification initialises */
 	uint64_t	v0 = k0 ^ UINT64_C(0x736f6d6570736575);
@@ -78,7 +78,7 @@ siphash24(uint64_t k0, uint64_t k1, const uint8_t *msg, size_t len)
 }
 
 bool
-make_key(const uint8_t *secret, size_t len, uint64_t n, Key *key)
+make_key(const uint8_t *secret, size_t len, uint64_t n, Key *key) noexcept
 {
 	int			w = 2;
 	uint8_t		msg[10];
@@ -164,13 +164,13 @@ backward(const Key &key, uint64_t v)
 }
 
 uint64_t
-feistel(const Key &key, uint64_t v, int rounds)
+feistel(const Key &key, uint64_t v, int rounds) noexcept
 {
 	return forward(key, v, rounds > kRounds ? kRounds : rounds);
 }
 
 uint64_t
-encode(const Key &key, uint64_t x)
+encode(const Key &key, uint64_t x) noexcept
 {
 	uint64_t	v = x - 1;
 
@@ -181,7 +181,7 @@ encode(const Key &key, uint64_t x)
 }
 
 uint64_t
-decode(const Key &key, uint64_t y)
+decode(const Key &key, uint64_t y) noexcept
 {
 	uint64_t	v = y - 1;
 

@@ -38,7 +38,7 @@ constexpr uint64_t kBigintMax = (UINT64_C(1) << 63) - 1;
 constexpr uint64_t kJsSafeMax = (UINT64_C(1) << 53) - 1;
 
 /* SipHash-2-4 of msg under a 128-bit key (two little-endian 64-bit halves). */
-uint64_t siphash24(uint64_t k0, uint64_t k1, const uint8_t *msg, size_t len);
+uint64_t siphash24(uint64_t k0, uint64_t k1, const uint8_t *msg, size_t len) noexcept;
 
 struct Key
 {
@@ -53,21 +53,21 @@ struct Key
  * when n is 0 (there is nothing to permute).  An empty secret is allowed
  * here (callers refuse it).
  */
-bool make_key(const uint8_t *secret, size_t len, uint64_t n, Key *key);
+bool make_key(const uint8_t *secret, size_t len, uint64_t n, Key *key) noexcept;
 
 /*
  * The permutation and its inverse; x must lie in [1, key.n] (callers check:
  * out-of-range input is the caller's error, not a value to map).
  */
-uint64_t encode(const Key &key, uint64_t x);
-uint64_t decode(const Key &key, uint64_t y);
+uint64_t encode(const Key &key, uint64_t x) noexcept;
+uint64_t decode(const Key &key, uint64_t y) noexcept;
 
 /*
  * The bare Feistel network on the 2^w strings with a given number of
  * rounds, without cycle walking: for tests (a 2-round network is the weak
  * mapping the randomness tests must reject).
  */
-uint64_t feistel(const Key &key, uint64_t v, int rounds);
+uint64_t feistel(const Key &key, uint64_t v, int rounds) noexcept;
 
 }  // namespace permute
 }  // namespace idgen

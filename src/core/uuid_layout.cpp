@@ -68,7 +68,7 @@ parse_range(const char *p, const char *end, uint8_t out[kUuidLen])
 }
 
 bool
-uuid_parse(const char *text, uint8_t out[kUuidLen])
+uuid_parse(const char *text, uint8_t out[kUuidLen]) noexcept
 {
 	if (text == nullptr)
 		return false;
@@ -77,7 +77,7 @@ uuid_parse(const char *text, uint8_t out[kUuidLen])
 }
 
 bool
-uuid_parse_n(const char *text, size_t len, uint8_t out[kUuidLen])
+uuid_parse_n(const char *text, size_t len, uint8_t out[kUuidLen]) noexcept
 {
 	if (text == nullptr)
 		return false;
@@ -88,7 +88,7 @@ uuid_parse_n(const char *text, size_t len, uint8_t out[kUuidLen])
 }
 
 void
-uuid_format(const uint8_t in[kUuidLen], char out[kUuidTextLen + 1])
+uuid_format(const uint8_t in[kUuidLen], char out[kUuidTextLen + 1]) noexcept
 {
 	static const char digits[] = "0123456789abcdef";
 	char	   *p = out;
@@ -104,7 +104,7 @@ uuid_format(const uint8_t in[kUuidLen], char out[kUuidTextLen + 1])
 }
 
 bool
-uuid_is_nil(const uint8_t u[kUuidLen])
+uuid_is_nil(const uint8_t u[kUuidLen]) noexcept
 {
 	for (int i = 0; i < kUuidLen; i++)
 		if (u[i] != 0)
@@ -113,7 +113,7 @@ uuid_is_nil(const uint8_t u[kUuidLen])
 }
 
 bool
-uuid_is_max(const uint8_t u[kUuidLen])
+uuid_is_max(const uint8_t u[kUuidLen]) noexcept
 {
 	for (int i = 0; i < kUuidLen; i++)
 		if (u[i] != 0xFF)
@@ -122,7 +122,7 @@ uuid_is_max(const uint8_t u[kUuidLen])
 }
 
 TimeuuidKind
-timeuuid_classify(const uint8_t u[kUuidLen])
+timeuuid_classify(const uint8_t u[kUuidLen]) noexcept
 {
 	if (!uuid_variant_is_rfc(u))
 	{
@@ -176,7 +176,7 @@ store_be(uint8_t *p, int n, uint64_t v)
 }
 
 uint64_t
-uuid_v1_ticks(const uint8_t u[kUuidLen])
+uuid_v1_ticks(const uint8_t u[kUuidLen]) noexcept
 {
 	uint64_t	time_low = load_be(u, 4);
 	uint64_t	time_mid = load_be(u + 4, 2);
@@ -186,7 +186,7 @@ uuid_v1_ticks(const uint8_t u[kUuidLen])
 }
 
 uint64_t
-uuid_v6_ticks(const uint8_t u[kUuidLen])
+uuid_v6_ticks(const uint8_t u[kUuidLen]) noexcept
 {
 	uint64_t	time_high = load_be(u, 4);
 	uint64_t	time_mid = load_be(u + 4, 2);
@@ -196,13 +196,13 @@ uuid_v6_ticks(const uint8_t u[kUuidLen])
 }
 
 uint64_t
-uuid_v7_ms(const uint8_t u[kUuidLen])
+uuid_v7_ms(const uint8_t u[kUuidLen]) noexcept
 {
 	return load_be(u, 6);
 }
 
 unsigned
-uuid_v7_rand_a(const uint8_t u[kUuidLen])
+uuid_v7_rand_a(const uint8_t u[kUuidLen]) noexcept
 {
 	return static_cast<unsigned>(load_be(u + 6, 2) & 0x0FFF);
 }
@@ -215,7 +215,7 @@ tail62(const uint8_t u[kUuidLen])
 }
 
 TimeuuidKey
-timeuuid_key(const uint8_t u[kUuidLen])
+timeuuid_key(const uint8_t u[kUuidLen]) noexcept
 {
 	TimeuuidKey k;
 
@@ -252,7 +252,7 @@ timeuuid_key(const uint8_t u[kUuidLen])
 }
 
 int
-timeuuid_compare_keys(const uint8_t a[kUuidLen], const uint8_t b[kUuidLen])
+timeuuid_compare_keys(const uint8_t a[kUuidLen], const uint8_t b[kUuidLen]) noexcept
 {
 	TimeuuidKey ka = timeuuid_key(a);
 	TimeuuidKey kb = timeuuid_key(b);
@@ -267,7 +267,7 @@ timeuuid_compare_keys(const uint8_t a[kUuidLen], const uint8_t b[kUuidLen])
 }
 
 uint64_t
-timeuuid_abbrev(const uint8_t u[kUuidLen])
+timeuuid_abbrev(const uint8_t u[kUuidLen]) noexcept
 {
 	TimeuuidKey k = timeuuid_key(u);
 
@@ -279,7 +279,7 @@ timeuuid_abbrev(const uint8_t u[kUuidLen])
 }
 
 bool
-timeuuid_unix_us(const uint8_t u[kUuidLen], int64_t *unix_us)
+timeuuid_unix_us(const uint8_t u[kUuidLen], int64_t *unix_us) noexcept
 {
 	int64_t		ticks;
 
@@ -305,7 +305,7 @@ timeuuid_unix_us(const uint8_t u[kUuidLen], int64_t *unix_us)
 }
 
 void
-uuid_v1_to_v6(const uint8_t in[kUuidLen], uint8_t out[kUuidLen])
+uuid_v1_to_v6(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]) noexcept
 {
 	uint64_t	t = uuid_v1_ticks(in);
 	uint8_t		tmp[kUuidLen];
@@ -318,7 +318,7 @@ uuid_v1_to_v6(const uint8_t in[kUuidLen], uint8_t out[kUuidLen])
 }
 
 void
-uuid_v6_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen])
+uuid_v6_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]) noexcept
 {
 	uint64_t	t = uuid_v6_ticks(in);
 	uint8_t		tmp[kUuidLen];
@@ -331,14 +331,14 @@ uuid_v6_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen])
 }
 
 void
-uuid_set_version(const uint8_t in[kUuidLen], int version, uint8_t out[kUuidLen])
+uuid_set_version(const uint8_t in[kUuidLen], int version, uint8_t out[kUuidLen]) noexcept
 {
 	memmove(out, in, kUuidLen);
 	out[6] = static_cast<uint8_t>((version & 0x0F) << 4 | (out[6] & 0x0F));
 }
 
 bool
-uuid_gregorian_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen])
+uuid_gregorian_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]) noexcept
 {
 	switch (timeuuid_classify(in))
 	{
@@ -356,7 +356,7 @@ uuid_gregorian_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen])
 }
 
 void
-uuid_swap_guid_fields(const uint8_t in[kUuidLen], uint8_t out[kUuidLen])
+uuid_swap_guid_fields(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]) noexcept
 {
 	static const int order[kUuidLen] = {3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15};
 	uint8_t		tmp[kUuidLen];
@@ -367,7 +367,7 @@ uuid_swap_guid_fields(const uint8_t in[kUuidLen], uint8_t out[kUuidLen])
 }
 
 void
-uuid_v7_build(uint8_t out[kUuidLen], uint64_t ms, unsigned rand_a, uint64_t rand_b)
+uuid_v7_build(uint8_t out[kUuidLen], uint64_t ms, unsigned rand_a, uint64_t rand_b) noexcept
 {
 	/* Two big-endian words: the compiler turns each into one byte swap. */
 	store_be(out, 8, (ms & kMaxV7Ms) << 16 | 0x7000 | (rand_a & 0x0FFF));
@@ -375,7 +375,7 @@ uuid_v7_build(uint8_t out[kUuidLen], uint64_t ms, unsigned rand_a, uint64_t rand
 }
 
 void
-uuid_v7_from_word(uint8_t out[kUuidLen], uint64_t word, uint64_t random)
+uuid_v7_from_word(uint8_t out[kUuidLen], uint64_t word, uint64_t random) noexcept
 {
 	uint64_t	rand_b = (word & 0xFF) << 54 | (random & ((1ULL << 54) - 1));
 
@@ -383,13 +383,13 @@ uuid_v7_from_word(uint8_t out[kUuidLen], uint64_t word, uint64_t random)
 }
 
 void
-timeuuid_min_of_ms(uint8_t out[kUuidLen], uint64_t ms)
+timeuuid_min_of_ms(uint8_t out[kUuidLen], uint64_t ms) noexcept
 {
 	uuid_v7_build(out, ms, 0, 0);
 }
 
 void
-timeuuid_max_of_ms(uint8_t out[kUuidLen], uint64_t ms)
+timeuuid_max_of_ms(uint8_t out[kUuidLen], uint64_t ms) noexcept
 {
 	uuid_v7_build(out, ms, 0x0FFF, ~0ULL);
 }

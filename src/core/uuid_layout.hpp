@@ -33,29 +33,29 @@ constexpr uint64_t kMaxTicks = (1ULL << 60) - 1;
  * (but not after the last), optionally the whole between braces.  Nothing
  * else, not even surrounding spaces.  Returns false on any other text.
  */
-bool uuid_parse(const char *text, uint8_t out[kUuidLen]);
+bool uuid_parse(const char *text, uint8_t out[kUuidLen]) noexcept;
 
 /* Length-bounded variant for text that is not NUL-terminated (the fuzzer). */
-bool uuid_parse_n(const char *text, size_t len, uint8_t out[kUuidLen]);
+bool uuid_parse_n(const char *text, size_t len, uint8_t out[kUuidLen]) noexcept;
 
 /* Canonical lower-case 8-4-4-4-12 form; out receives 37 bytes (with NUL). */
-void uuid_format(const uint8_t in[kUuidLen], char out[kUuidTextLen + 1]);
+void uuid_format(const uint8_t in[kUuidLen], char out[kUuidTextLen + 1]) noexcept;
 
 /* The version nibble, and whether the variant bits are RFC 9562's 10xx. */
 inline int
-uuid_version(const uint8_t u[kUuidLen])
+uuid_version(const uint8_t u[kUuidLen]) noexcept
 {
 	return u[6] >> 4;
 }
 
 inline bool
-uuid_variant_is_rfc(const uint8_t u[kUuidLen])
+uuid_variant_is_rfc(const uint8_t u[kUuidLen]) noexcept
 {
 	return (u[8] & 0xC0) == 0x80;
 }
 
-bool uuid_is_nil(const uint8_t u[kUuidLen]);
-bool uuid_is_max(const uint8_t u[kUuidLen]);
+bool uuid_is_nil(const uint8_t u[kUuidLen]) noexcept;
+bool uuid_is_max(const uint8_t u[kUuidLen]) noexcept;
 
 /* What a value is, as far as the timeuuid type is concerned. */
 enum class TimeuuidKind
@@ -81,10 +81,10 @@ enum class TimeuuidKind
  */
 constexpr int kCombVersion = 13;
 
-TimeuuidKind timeuuid_classify(const uint8_t u[kUuidLen]);
+TimeuuidKind timeuuid_classify(const uint8_t u[kUuidLen]) noexcept;
 
 inline bool
-timeuuid_kind_valid(TimeuuidKind k)
+timeuuid_kind_valid(TimeuuidKind k) noexcept
 {
 	return k != TimeuuidKind::bad_variant && k != TimeuuidKind::bad_version;
 }
@@ -120,11 +120,11 @@ struct TimeuuidKey
 	uint64_t	lo;
 };
 
-TimeuuidKey timeuuid_key(const uint8_t u[kUuidLen]);
+TimeuuidKey timeuuid_key(const uint8_t u[kUuidLen]) noexcept;
 
 /* Big-endian 64-bit load, and host <-> big-endian conversion. */
 inline uint64_t
-to_be64(uint64_t v)
+to_be64(uint64_t v) noexcept
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	return __builtin_bswap64(v);
@@ -134,7 +134,7 @@ to_be64(uint64_t v)
 }
 
 inline uint64_t
-load_be64(const uint8_t *p)
+load_be64(const uint8_t *p) noexcept
 {
 	uint64_t	v;
 
@@ -143,7 +143,7 @@ load_be64(const uint8_t *p)
 }
 
 /* The general comparison, by key. */
-int timeuuid_compare_keys(const uint8_t a[kUuidLen], const uint8_t b[kUuidLen]);
+int timeuuid_compare_keys(const uint8_t a[kUuidLen], const uint8_t b[kUuidLen]) noexcept;
 
 /*
  * <0, 0, >0 in the time order above.  Two v7, two v6 or two v13 values of
@@ -151,7 +151,7 @@ int timeuuid_compare_keys(const uint8_t a[kUuidLen], const uint8_t b[kUuidLen]);
  * an index of timeuuid_next() values is; that path is inline and branch-light.
  */
 inline int
-timeuuid_compare(const uint8_t a[kUuidLen], const uint8_t b[kUuidLen])
+timeuuid_compare(const uint8_t a[kUuidLen], const uint8_t b[kUuidLen]) noexcept
 {
 	if (((a[6] ^ b[6]) & 0xF0) == 0 &&
 		((a[6] >> 4) == 7 || (a[6] >> 4) == 6 || (a[6] >> 4) == kCombVersion) &&
@@ -174,13 +174,13 @@ timeuuid_compare(const uint8_t a[kUuidLen], const uint8_t b[kUuidLen])
  * abbrev(a) <= abbrev(b).  It is the key's hi, 0 for nil, all ones for
  * cls 2 and 3.  Used as the abbreviated sort key.
  */
-uint64_t timeuuid_abbrev(const uint8_t u[kUuidLen]);
+uint64_t timeuuid_abbrev(const uint8_t u[kUuidLen]) noexcept;
 
 /* Fields. */
-uint64_t uuid_v1_ticks(const uint8_t u[kUuidLen]);
-uint64_t uuid_v6_ticks(const uint8_t u[kUuidLen]);
-uint64_t uuid_v7_ms(const uint8_t u[kUuidLen]);
-unsigned uuid_v7_rand_a(const uint8_t u[kUuidLen]);
+uint64_t uuid_v1_ticks(const uint8_t u[kUuidLen]) noexcept;
+uint64_t uuid_v6_ticks(const uint8_t u[kUuidLen]) noexcept;
+uint64_t uuid_v7_ms(const uint8_t u[kUuidLen]) noexcept;
+unsigned uuid_v7_rand_a(const uint8_t u[kUuidLen]) noexcept;
 
 /*
  * Microseconds since 1970-01-01 UTC (floor; negative before 1970) of a
@@ -188,23 +188,23 @@ unsigned uuid_v7_rand_a(const uint8_t u[kUuidLen]);
  * trusted as a clock, since generators may use it as a counter.  Returns
  * false for other values.
  */
-bool timeuuid_unix_us(const uint8_t u[kUuidLen], int64_t *unix_us);
+bool timeuuid_unix_us(const uint8_t u[kUuidLen], int64_t *unix_us) noexcept;
 
 /* Reorder a v1 value's timestamp into v6 layout and back; rest unchanged. */
-void uuid_v1_to_v6(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]);
-void uuid_v6_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]);
+void uuid_v1_to_v6(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]) noexcept;
+void uuid_v6_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]) noexcept;
 
 /*
  * The same bytes with another version nibble: v13 (COMB) <-> v6 is exactly
  * that, since the two layouts differ only there.
  */
-void uuid_set_version(const uint8_t in[kUuidLen], int version, uint8_t out[kUuidLen]);
+void uuid_set_version(const uint8_t in[kUuidLen], int version, uint8_t out[kUuidLen]) noexcept;
 
 /*
  * The version 1 value carrying the same time, clock sequence and node as a
  * v1, v6 or v13 value (copied as it is for v1).  False for anything else.
  */
-bool uuid_gregorian_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]);
+bool uuid_gregorian_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]) noexcept;
 
 /*
  * SQL Server's NEWSEQUENTIALID() is a v1 UUID whose first three fields
@@ -212,17 +212,17 @@ bool uuid_gregorian_to_v1(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]);
  * and in the bytes a driver copies.  Swapping them back gives the v1 value.
  * The swap is its own inverse.
  */
-void uuid_swap_guid_fields(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]);
+void uuid_swap_guid_fields(const uint8_t in[kUuidLen], uint8_t out[kUuidLen]) noexcept;
 
 /*
  * Build a v7 value: 48-bit Unix milliseconds, 12-bit rand_a, 62-bit rand_b
  * (higher bits of the arguments are ignored).
  */
-void uuid_v7_build(uint8_t out[kUuidLen], uint64_t ms, unsigned rand_a, uint64_t rand_b);
+void uuid_v7_build(uint8_t out[kUuidLen], uint64_t ms, unsigned rand_a, uint64_t rand_b) noexcept;
 
 /* Sub-millisecond fraction in 1/4096 ms of a nanosecond count in [0, 1e6). */
 inline unsigned
-subms_fraction_from_ns(uint64_t ns_in_ms)
+subms_fraction_from_ns(uint64_t ns_in_ms) noexcept
 {
 	return static_cast<unsigned>((ns_in_ms << 12) / 1000000);
 }
@@ -247,7 +247,7 @@ constexpr int kWordMsShift = 20;
 constexpr uint64_t kWordMaxMs = (1ULL << 44) - 1;
 
 inline uint64_t
-v7_word_from_clock(uint64_t unix_ns)
+v7_word_from_clock(uint64_t unix_ns) noexcept
 {
 	uint64_t	ms = unix_ns / 1000000;
 
@@ -255,26 +255,26 @@ v7_word_from_clock(uint64_t unix_ns)
 }
 
 inline uint64_t
-v7_word_advance(uint64_t prev, uint64_t now)
+v7_word_advance(uint64_t prev, uint64_t now) noexcept
 {
 	return now > prev ? now : prev + 1;
 }
 
 inline uint64_t
-v7_word_ms(uint64_t word)
+v7_word_ms(uint64_t word) noexcept
 {
 	return word >> kWordMsShift;
 }
 
 /* The v7 value for a state word; `random` supplies the low 54 bits of rand_b. */
-void uuid_v7_from_word(uint8_t out[kUuidLen], uint64_t word, uint64_t random);
+void uuid_v7_from_word(uint8_t out[kUuidLen], uint64_t word, uint64_t random) noexcept;
 
 /*
  * The smallest and largest v7 values of Unix millisecond `ms`.  In the time
  * order every v1, v6 or v7 value whose time falls in that millisecond lies
  * between them (inclusive), and nothing else does.
  */
-void timeuuid_min_of_ms(uint8_t out[kUuidLen], uint64_t ms);
-void timeuuid_max_of_ms(uint8_t out[kUuidLen], uint64_t ms);
+void timeuuid_min_of_ms(uint8_t out[kUuidLen], uint64_t ms) noexcept;
+void timeuuid_max_of_ms(uint8_t out[kUuidLen], uint64_t ms) noexcept;
 
 }  // namespace idgen

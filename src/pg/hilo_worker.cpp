@@ -354,6 +354,14 @@ idgen_hilo_worker_main(Datum main_arg)
 	dsm_segment *seg;
 	HiloRequest *req;
 
+	/*
+	 * A cancelled caller terminates us (SIGTERM).  The default handler of
+	 * background workers raises FATAL inside the signal handler, wherever
+	 * the worker is, even holding a spinlock (seen: "stuck spinlock" PANIC
+	 * in a later test); die() only sets the flag that the next
+	 * CHECK_FOR_INTERRUPTS() acts on, as a backend's does.
+	 */
+	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
 	seg = dsm_attach(DatumGetUInt32(main_arg));
 	if (seg == NULL)

@@ -25,7 +25,10 @@ REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor snowflake decimal_id t
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
 ISOLATION = hilo_first_use hilo_max_lo hilo_key_lock hilo_privileges hilo_admin_rollback hilo_worker_cancel snowflake_concurrent decimal_concurrent timeuuid_concurrent
 ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
-TAP_TESTS = 1
+# TAP tests (test/t/) run only through make test-tap, against tmp_install: they
+# need the test-hook build and start their own servers.  Not PGXS's TAP_TESTS,
+# whose installcheck would run prove on t/*.pl against the installed server
+# (make clean still removes tmp_check/: it is among pg_regress's files).
 
 PG_CONFIG ?= pg_config
 PG_CPPFLAGS = -Isrc

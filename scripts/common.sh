@@ -10,10 +10,13 @@ RUN_USER=${ID_GEN_USER:-postgres}
 # Debian packages the build, the tests and the benchmark need.
 DEPS="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib
       uuid-dev libgtest-dev g++ make libipc-run-perl perl clang libclang-rt-14-dev"
+# And those the Debian package's build and test need (scripts/package.sh);
+# dpkg-buildpackage checks them against debian/control's Build-Depends.
+PKG_DEPS="debhelper postgresql-server-dev-all"
 
-install_deps() {
+install_deps() { # [package ...] (default: $DEPS)
     local missing=()
-    for p in $DEPS; do
+    for p in ${@:-$DEPS}; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# scripts/package.sh: the Debian package layer of scripts/test.sh.
+#
+#   bash scripts/package.sh
+#
+# From a copy of the checkout: dpkg-buildpackage -us -uc -b builds
+# postgresql-15-id-gen (its build runs the regression and isolation tests
+# against the files it is about to package), then the .deb is installed and
+# the same tests run against it the way autopkgtest does
+# (debian/tests/installcheck, a pg_virtualenv cluster), then it is removed.
+#
+# Where the .deb goes: as root, into the system with apt-get, and purged
+# afterwards, if nothing of id_gen is installed there yet.  Otherwise (not
+# root, id_gen already installed by hand or by package, or
+# ID_GEN_PACKAGE_INSTALL=extract) it is unpacked into a throwaway root that
+# the test cluster loads the extension from (extension_destdir), and the
+# system is not touched.  The last line reads
+#   package: N passed, M failed
+# counting the tests run against the installed .deb (M is at least 1 when the
+# build or a check failed).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+. scripts/common.sh
+
+install_deps $DEPS $PKG_DEPS
+
+NAME=postgresql-$PG_MAJOR-id-gen
+PKGLIB=/usr/lib/postgresql/$PG_MAJOR/lib
+EXTDIR=/usr/share/postgresql/$PG_MAJOR/extension
+SRC=$PWD
+OUT=$(mktemp -d /tmp/id_gen-package.XXXXXX)
+chmod 755 "$OUT" # the test server (postgres, when we are root) reads the build tree
+B=$OUT/src
+mkdir "$B"
+
+failed=0 passed=0 installed_by_us=
+fail() { echo "package: FAILED: $*"; failed=$((failed + 1)); }
+remove_package() {
+    installed_by_us=
+    dpkg --purge "$NAME" >"$OUT/purge.log" 2>&1 || { cat "$OUT/purge.log"; fail "dpkg --purge $NAME"; return 1; }
+    left=$(ls "$PKGLIB" "$EXTDIR" | grep '^id_gen')
+    [ -z "$left" ] || { fail "files left after dpkg --purge: $left"; return 1; }
+}
+finish() {
+    [ -z "$installed_by_us" ] || remove_package
+    if [ $failed -eq 0 ] && [ $passed -gt 0 ]; then
+        rm -rf "$OUT"
+    else
+        echo "package: build tree and logs kept in $OUT"
+        [ $failed -gt 0 ] || failed=1
+    fi
+    echo "package: $passed passed, $failed failed"
+    exit $((failed > 0))
+}
+trap finish EXIT
+trap 'exit 1' INT TERM HUP
+
+# The build tree: the checkout's files (tracked or not, less what .gitignore
+# ignores), not its build products or tmp_install.
+if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git -C "$SRC" ls-files -z -co --exclude-standard |
+        (cd "$SRC" && xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
+        tar -C "$SRC" --null -T - -cf - | tar -C "$B" -xf -
+else
+    cp -a "$SRC/." "$B/"
+fi
+
+# 1. Build, as a packager would.
+start=$SECONDS
+if ! (cd "$B" && dpkg-buildpackage -us -uc -b) >"$OUT/build.log" 2>&1; then
+    tail -60 "$OUT/build.log"
+    fail "dpkg-buildpackage -us -uc -b (log: $OUT/build.log)"
+    exit 1
+fi
+build_s=$((SECONDS - start))
+build_tests=$(grep -cE '\.\.\. ok' "$OUT/build.log")
+version=$(cd "$B" && dpkg-parsechangelog -S Version)
+deb=$OUT/${NAME}_${version}_$(dpkg-architecture -qDEB_HOST_ARCH).deb
+[ -f "$deb" ] || { fail "dpkg-buildpackage made no $(basename "$deb")"; ls "$OUT"; exit 1; }
+case " ${DEB_BUILD_OPTIONS:-} " in
+    *" nocheck "*) build_tests="none (DEB_BUILD_OPTIONS=nocheck)" ;;
+    *) build_tests="$build_tests passed" ;;
+esac
+echo "package: built $(basename "$deb") ($(stat -c %s "$deb") bytes) in ${build_s} s;" \
+     "installcheck in its build, against the files to package: $build_tests"
+
+# 2. What the .deb holds: the production library, the control file and every
+# install and upgrade script of the tree; its version is META.json's.
+meta_version=$(sed -n 's/^    "version": "\(.*\)",*$/\1/p' "$SRC/META.json")
+[ "${version%-*}" = "$meta_version" ] ||
+    fail "debian/changelog version $version is not META.json's $meta_version"
+contents=$(dpkg-deb -c "$deb" | awk '{print $6}')
+for f in "$PKGLIB/id_gen.so" "$EXTDIR/id_gen.control" $(cd "$SRC" && ls sql/id_gen--*.sql | sed "s|^sql|$EXTDIR|"); do
+    grep -qxF ".$f" <<<"$contents" || fail "$(basename "$deb") lacks $f"
+done
+mkdir "$OUT/unpacked"
+dpkg-deb -x "$deb" "$OUT/unpacked"
+if grep -qa 'id_gen\.test_' "$OUT/unpacked$PKGLIB/id_gen.so"; then
+    fail "the packaged id_gen.so has test hooks"
+fi
+
+# 3. Install it and run the autopkgtest.
+mode=extract
+if [ "$(id -u)" -eq 0 ] && [ "${ID_GEN_PACKAGE_INSTALL:-system}" = system ]; then
+    mode=system
+    # One package test at a time on this machine; another one's files count
+    # as id_gen being installed already.
+    exec 9>/tmp/id_gen-package.lock
+    flock 9
+    if dpkg-query -W -f='${Status}' "$NAME" 2>/dev/null | grep -q 'ok installed' ||
+       ls "$PKGLIB" "$EXTDIR" | grep -q '^id_gen'; then
+        echo "package: id_gen is already installed in the system: testing in a throwaway root instead"
+        mode=extract
+        flock -u 9
+    fi
+fi
+start=$SECONDS
+if [ $mode = system ]; then
+    installed_by_us=1
+    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$deb" \
+            >"$OUT/install.log" 2>&1; then
+        cat "$OUT/install.log"
+        fail "apt-get install $(basename "$deb")"
+        exit 1
+    fi
+    where="installed into the system (apt-get install)"
+    (cd "$B" && debian/tests/installcheck) >"$OUT/installcheck.log" 2>&1
+    status=$?
+else
+    # pg_buildext's throwaway-root mode: the cluster loads the extension from
+    # debian/<package>/, here the unpacked .deb.
+    rm -rf "$B/debian/$NAME"
+    mv "$OUT/unpacked" "$B/debian/$NAME"
+    where="unpacked into a throwaway root (extension_destdir)"
+    (cd "$B" && debian/tests/installcheck . . "postgresql-%v-id-gen") >"$OUT/installcheck.log" 2>&1
+    status=$?
+fi
+passed=$(grep -cE '\.\.\. ok' "$OUT/installcheck.log")
+nok=$(grep -cE '\.\.\. FAILED' "$OUT/installcheck.log")
+failed=$((failed + nok))
+if [ $status -ne 0 ]; then
+    tail -100 "$OUT/installcheck.log"
+    fail "debian/tests/installcheck exited with $status (log: $OUT/installcheck.log)"
+fi
+if [ $mode = system ]; then
+    remove_package && where="$where, purged after (no id_gen file left in $PKGLIB or $EXTDIR)"
+fi
+echo "package: $where; CREATE EXTENSION id_gen and installcheck: $passed passed, $nok failed" \
+     "in $((SECONDS - start)) s"

@@ -5,6 +5,7 @@
 #   make test            unit + regression + isolation + TAP tests against
 #                        throwaway clusters (no root, no running server)
 #   make installcheck    regression + isolation tests against a running server
+#   make dist            PGXN release archive id_gen-<version>.zip (from HEAD)
 
 EXTENSION = id_gen
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
@@ -138,3 +139,23 @@ test: unit fuzz temp-install test-regress test-isolation test-tap check-producti
 
 print-tmp-bindir:
 	@echo $(TMP_BINDIR)
+
+# ---------------------------------------------------------------------------
+# PGXN release archive: make dist writes $(EXTENSION)-<version>.zip, the version
+# read from META.json, from the committed tree (git archive HEAD, less what
+# .gitattributes marks export-ignore), once scripts/check_meta.pl has checked
+# META.json against that very tree.  DIST_DIR=dir writes it elsewhere.
+# ---------------------------------------------------------------------------
+DIST_DIR ?= .
+
+dist:
+	@set -e; \
+	version=$$(git show HEAD:META.json | sed -n 's/^    "version": "\(.*\)",*$$/\1/p'); \
+	test -n "$$version" || { echo "make dist: no version in META.json at HEAD" >&2; exit 1; }; \
+	tree=$$(mktemp -d); trap 'rm -rf "$$tree"' EXIT; \
+	git archive --format=tar HEAD | tar -x -C "$$tree"; \
+	perl "$$tree/scripts/check_meta.pl" "$$tree"; \
+	git diff --quiet HEAD -- || echo "make dist: uncommitted changes are not in the archive (it holds HEAD)" >&2; \
+	git archive --format=zip --prefix=$(EXTENSION)-$$version/ -o "$(DIST_DIR)/$(EXTENSION)-$$version.zip" HEAD; \
+	echo "make dist: $(DIST_DIR)/$(EXTENSION)-$$version.zip"
+.PHONY: dist

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# scripts/package.sh: the Debian package layer of scripts/test.sh.
+# scripts/package.sh: the package layer of scripts/test.sh.
 #
 #   bash scripts/package.sh
 #
-# From a copy of the checkout: dpkg-buildpackage -us -uc -b builds
+# make dist writes the PGXN archive from the checkout's HEAD (checking
+# META.json).  Then, from a copy of the checkout: dpkg-buildpackage -us -uc -b builds
 # postgresql-15-id-gen (its build runs the regression and isolation tests
 # against the files it is about to package), then the .deb is installed and
 # the same tests run against it the way autopkgtest does
@@ -16,8 +17,8 @@
 # the test cluster loads the extension from (extension_destdir), and the
 # system is not touched.  The last line reads
 #   package: N passed, M failed
-# counting the tests run against the installed .deb (M is at least 1 when the
-# build or a check failed).
+# counting the tests run against the installed .deb plus the PGXN archive
+# check (M is at least 1 when the build or a check failed).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 . scripts/common.sh
@@ -63,6 +64,22 @@ if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         tar -C "$SRC" --null -T - -cf - | tar -C "$B" -xf -
 else
     cp -a "$SRC/." "$B/"
+fi
+
+# 0. The PGXN release archive (make dist), from the checkout's HEAD, with
+# META.json checked against the tree it holds.
+if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    if make -s -C "$SRC" dist DIST_DIR="$OUT" >"$OUT/dist.log" 2>&1; then
+        zip=$(sed -n 's/^make dist: //p' "$OUT/dist.log")
+        echo "package: PGXN archive $(basename "$zip") ($(stat -c %s "$zip") bytes);" \
+             "$(grep '^META.json: valid' "$OUT/dist.log")"
+        passed=$((passed + 1))
+    else
+        cat "$OUT/dist.log"
+        fail "make dist"
+    fi
+else
+    echo "package: not a git checkout: no PGXN archive (make dist needs git archive)"
 fi
 
 # 1. Build, as a packager would.
@@ -135,7 +152,8 @@ else
     (cd "$B" && debian/tests/installcheck . . "postgresql-%v-id-gen") >"$OUT/installcheck.log" 2>&1
     status=$?
 fi
-passed=$(grep -cE '\.\.\. ok' "$OUT/installcheck.log")
+ok=$(grep -cE '\.\.\. ok' "$OUT/installcheck.log")
+passed=$((passed + ok))
 nok=$(grep -cE '\.\.\. FAILED' "$OUT/installcheck.log")
 failed=$((failed + nok))
 if [ $status -ne 0 ]; then
@@ -145,5 +163,5 @@ fi
 if [ $mode = system ]; then
     remove_package && where="$where, purged after (no id_gen file left in $PKGLIB or $EXTDIR)"
 fi
-echo "package: $where; CREATE EXTENSION id_gen and installcheck: $passed passed, $nok failed" \
+echo "package: $where; CREATE EXTENSION id_gen and installcheck: $ok passed, $nok failed" \
      "in $((SECONDS - start)) s"

@@ -9,7 +9,7 @@ namespace idgen {
 namespace decimal_id {
 
 bool
-encode(int64_t counter, int32_t generator, int32_t launch, int64_t *id)
+encode(int64_t counter, int32_t generator, int32_t launch, int64_t *id) noexcept
 {
 	if (counter < 1 || counter > kMaxCounter)
 		return false;
@@ -22,7 +22,7 @@ encode(int64_t counter, int32_t generator, int32_t launch, int64_t *id)
 }
 
 bool
-decode(int64_t id, Parts *parts)
+decode(int64_t id, Parts *parts) noexcept
 {
 	if (id < kCounterScale)
 		return false;
@@ -33,7 +33,7 @@ decode(int64_t id, Parts *parts)
 }
 
 bool
-advance(uint64_t word, uint64_t *next, Parts *parts)
+advance(uint64_t word, uint64_t *next, Parts *parts) noexcept
 {
 	if (word >> 32 == 0)
 		return false;

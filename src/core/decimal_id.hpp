@@ -24,21 +24,21 @@ struct Parts
 };
 
 /* Builds an id; false when a field is out of range (counter 1..kMaxCounter). */
-bool encode(int64_t counter, int32_t generator, int32_t launch, int64_t *id);
+bool encode(int64_t counter, int32_t generator, int32_t launch, int64_t *id) noexcept;
 
 /* Splits an id; false for ids no encode() can produce (<= 0 or counter 0). */
-bool decode(int64_t id, Parts *parts);
+bool decode(int64_t id, Parts *parts) noexcept;
 
 /*
  * The shared counter word packs (generator_id + 1) << 32 | counter; 0 means
  * "no generator id taken yet".  advance() gives the word after taking one
  * more counter value, or false when a (new) generator id must be taken first.
  */
-constexpr uint64_t pack(int32_t generator, int64_t counter)
+constexpr uint64_t pack(int32_t generator, int64_t counter) noexcept
 {
 	return (static_cast<uint64_t>(generator) + 1) << 32 | static_cast<uint64_t>(counter);
 }
-bool advance(uint64_t word, uint64_t *next, Parts *parts);
+bool advance(uint64_t word, uint64_t *next, Parts *parts) noexcept;
 
 }  // namespace decimal_id
 }  // namespace idgen

@@ -19,7 +19,7 @@ static const i128 kMaxId = INT64_MAX;
 const char *const hilo_strategy_list = "classic, legacy, pooled_lo, pooled";
 
 bool
-hilo_parse_strategy(const char *text, HiloStrategy *out)
+hilo_parse_strategy(const char *text, HiloStrategy *out) noexcept
 {
 	static const struct
 	{
@@ -46,7 +46,7 @@ hilo_parse_strategy(const char *text, HiloStrategy *out)
 }
 
 const char *
-hilo_strategy_name(HiloStrategy s)
+hilo_strategy_name(HiloStrategy s) noexcept
 {
 	switch (s)
 	{
@@ -64,7 +64,7 @@ hilo_strategy_name(HiloStrategy s)
 
 /* First and last id of v's block, before cutting at 1, in 128 bits. */
 static void
-block_bounds(HiloStrategy s, int64_t v, int64_t size, i128 *first, i128 *last)
+block_bounds(HiloStrategy s, int64_t v, int64_t size, i128 *first, i128 *last) noexcept
 {
 	*first = 0;
 	*last = 0;
@@ -90,7 +90,7 @@ block_bounds(HiloStrategy s, int64_t v, int64_t size, i128 *first, i128 *last)
 }
 
 HiloStatus
-hilo_block(HiloStrategy s, int64_t v, int64_t size, HiloBlock *out)
+hilo_block(HiloStrategy s, int64_t v, int64_t size, HiloBlock *out) noexcept
 {
 	i128		first;
 	i128		last;
@@ -109,13 +109,23 @@ hilo_block(HiloStrategy s, int64_t v, int64_t size, HiloBlock *out)
 	return HiloStatus::ok;
 }
 
+int64_t
+hilo_reserved_to(HiloStrategy s, int64_t v, int64_t size) noexcept
+{
+	i128		first;
+	i128		last;
+
+	block_bounds(s, v, size, &first, &last);
+	return last > kMaxId ? INT64_MAX : (int64_t) last;
+}
+
 /*
  * The smallest value, not below to_next_v, whose block under `to` and
  * new_size starts at or above free_from (>= 1), and whose block fits.
  */
 static HiloStatus
 value_above(HiloStrategy to, i128 free_from, int64_t to_next_v, int64_t new_size,
-			int64_t *new_next_v)
+			int64_t *new_next_v) noexcept
 {
 	i128		h = 0;
 
@@ -152,7 +162,7 @@ value_above(HiloStrategy to, i128 free_from, int64_t to_next_v, int64_t new_size
 
 HiloStatus
 hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
-		  HiloStrategy to, int64_t to_next_v, int64_t new_size, int64_t *new_next_v)
+		  HiloStrategy to, int64_t to_next_v, int64_t new_size, int64_t *new_next_v) noexcept
 {
 	i128		free_from = 0;	/* no id >= this was reserved by a past draw */
 
@@ -185,7 +195,7 @@ hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
 
 HiloStatus
 hilo_floor(HiloStrategy s, int64_t size, int64_t taken_to, int64_t next_v,
-		   int64_t *new_next_v)
+		   int64_t *new_next_v) noexcept
 {
 	if (size < 1)
 		return HiloStatus::bad_size;
@@ -211,14 +221,26 @@ hilo_floor(HiloStrategy s, int64_t size, int64_t taken_to, int64_t next_v,
 
 HiloStatus
 hilo_rebase(HiloStrategy s, int64_t next_v, int64_t old_size,
-			int64_t new_size, int64_t *new_next_v)
+			int64_t new_size, int64_t *new_next_v) noexcept
 {
 	return hilo_move(s, next_v, old_size, s, next_v, new_size, new_next_v);
 }
 
 HiloCache::HiloCache()
-	: slots_(16), count_(0)
+	: slots_(16, nullptr), count_(0)
 {
+}
+
+/* Puts e into the first free slot of its probe run (capacity ensured). */
+void
+HiloCache::place(HiloEntry *e) noexcept
+{
+	size_t		mask = slots_.size() - 1;
+	size_t		i = hash(e->relid) & mask;
+
+	while (slots_[i] != nullptr)
+		i = (i + 1) & mask;
+	slots_[i] = e;
 }
 
 HiloEntry *
@@ -228,59 +250,63 @@ HiloCache::insert(uint32_t relid)
 
 	if (e != nullptr)
 		return e;
+
+	/* Everything that can throw comes before the table changes. */
 	if ((count_ + 1) * 2 > slots_.size())
-		grow();
+	{
+		std::vector<HiloEntry *> bigger(slots_.size() * 2, nullptr);
 
-	size_t		mask = slots_.size() - 1;
-	size_t		i = hash(relid) & mask;
-
-	while (slots_[i].relid != 0)
-		i = (i + 1) & mask;
-	e = &slots_[i];
+		bigger.swap(slots_);
+		for (HiloEntry *old : bigger)
+			if (old != nullptr)
+				place(old);
+	}
+	if (free_.empty())
+	{
+		pool_.emplace_back();
+		/* erase() pushes without allocating: room for every entry. */
+		free_.reserve(pool_.size());
+		e = &pool_.back();
+	}
+	else
+	{
+		e = free_.back();
+		free_.pop_back();
+	}
 	memset(static_cast<void *>(e), 0, sizeof(*e));
 	e->relid = relid;
 	e->stale = true;
 	e->block.next = 1;
 	e->block.last = 0;
+	place(e);
 	count_++;
 	return e;
 }
 
 void
-HiloCache::grow()
-{
-	std::vector<HiloEntry> old(slots_.size() * 2);
-
-	old.swap(slots_);
-	size_t		mask = slots_.size() - 1;
-
-	for (const HiloEntry &e : old)
-	{
-		if (e.relid == 0)
-			continue;
-		size_t		i = hash(e.relid) & mask;
-
-		while (slots_[i].relid != 0)
-			i = (i + 1) & mask;
-		slots_[i] = e;
-	}
-}
-
-void
 HiloCache::erase(uint32_t relid) noexcept
 {
-	HiloEntry  *e = find(relid);
+	size_t		mask = slots_.size() - 1;
+	size_t		hole;
+	HiloEntry  *e = nullptr;
 
+	if (relid == 0)
+		return;
+	for (hole = hash(relid) & mask; slots_[hole] != nullptr; hole = (hole + 1) & mask)
+	{
+		if (slots_[hole]->relid == relid)
+		{
+			e = slots_[hole];
+			break;
+		}
+	}
 	if (e == nullptr)
 		return;
 
-	size_t		mask = slots_.size() - 1;
-	size_t		hole = static_cast<size_t>(e - slots_.data());
-
 	/* Backward-shift: move later members of the probe run into the hole. */
-	for (size_t j = (hole + 1) & mask; slots_[j].relid != 0; j = (j + 1) & mask)
+	for (size_t j = (hole + 1) & mask; slots_[j] != nullptr; j = (j + 1) & mask)
 	{
-		size_t		home = hash(slots_[j].relid) & mask;
+		size_t		home = hash(slots_[j]->relid) & mask;
 
 		/* j may move to hole unless its home lies cyclically in (hole, j]. */
 		bool		stays = (hole <= j) ? (home > hole && home <= j)
@@ -292,14 +318,16 @@ HiloCache::erase(uint32_t relid) noexcept
 			hole = j;
 		}
 	}
-	slots_[hole].relid = 0;
+	slots_[hole] = nullptr;
+	e->relid = 0;
+	free_.push_back(e);			/* capacity reserved by insert() */
 	count_--;
 }
 
 void
 HiloCache::mark_stale(uint32_t oid) noexcept
 {
-	for (HiloEntry &e : slots_)
+	for (HiloEntry &e : pool_)
 	{
 		if (e.relid != 0 && (oid == 0 || e.relid == oid || e.seqid == oid))
 		{
@@ -312,8 +340,15 @@ HiloCache::mark_stale(uint32_t oid) noexcept
 void
 HiloCache::clear() noexcept
 {
-	for (HiloEntry &e : slots_)
-		e.relid = 0;
+	for (HiloEntry *&slot : slots_)
+	{
+		if (slot != nullptr)
+		{
+			slot->relid = 0;
+			free_.push_back(slot);
+			slot = nullptr;
+		}
+	}
 	count_ = 0;
 }
 

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 namespace idgen {
@@ -52,7 +53,7 @@ struct HiloBlock
  * at INT64_MAX never wraps.
  */
 static inline bool
-hilo_take(HiloBlock *b, int64_t *id)
+hilo_take(HiloBlock *b, int64_t *id) noexcept
 {
 	if (b->next > b->last)
 		return false;
@@ -68,8 +69,33 @@ hilo_take(HiloBlock *b, int64_t *id)
 }
 
 /* Parses "classic", "legacy", "pooled_lo", "pooled"; false for anything else. */
-bool		hilo_parse_strategy(const char *text, HiloStrategy *out);
-const char *hilo_strategy_name(HiloStrategy s);
+bool		hilo_parse_strategy(const char *text, HiloStrategy *out) noexcept;
+const char *hilo_strategy_name(HiloStrategy s) noexcept;
+
+/*
+ * Whether a strategy's block size is its sequence's INCREMENT (the pooled
+ * ones: the ORM draws one value per block and the increment spaces them)
+ * rather than the key's max_lo.
+ */
+constexpr bool
+hilo_size_is_increment(HiloStrategy s) noexcept
+{
+	return s == HiloStrategy::pooled || s == HiloStrategy::pooled_lo;
+}
+
+/* The block size of a key: max_lo, or the sequence's INCREMENT (above). */
+constexpr int64_t
+hilo_block_size(HiloStrategy s, int32_t max_lo, int64_t increment) noexcept
+{
+	return hilo_size_is_increment(s) ? increment : max_lo;
+}
+
+/*
+ * Where a key stands once its sequence has given v: the last id of v's
+ * block, capped at INT64_MAX.  Every later block starts above it (the
+ * hilo_keys view's reserved_to).
+ */
+int64_t		hilo_reserved_to(HiloStrategy s, int64_t v, int64_t size) noexcept;
 
 /* The comma-separated list of strategy names, for hints. */
 extern const char *const hilo_strategy_list;
@@ -78,7 +104,7 @@ extern const char *const hilo_strategy_list;
  * The block of ids sequence value v reserves.  On any status but ok, *out
  * is left untouched.
  */
-HiloStatus	hilo_block(HiloStrategy s, int64_t v, int64_t size, HiloBlock *out);
+HiloStatus	hilo_block(HiloStrategy s, int64_t v, int64_t size, HiloBlock *out) noexcept;
 
 /*
  * Changing a key's block size from old_size to new_size: given next_v, the
@@ -88,7 +114,7 @@ HiloStatus	hilo_block(HiloStrategy s, int64_t v, int64_t size, HiloBlock *out);
  * is never below next_v: the sequence only moves forward.
  */
 HiloStatus	hilo_rebase(HiloStrategy s, int64_t next_v, int64_t old_size,
-						int64_t new_size, int64_t *new_next_v);
+						int64_t new_size, int64_t *new_next_v) noexcept;
 
 /*
  * Moving a key to another sequence and formula (hilo_bind on a key in use):
@@ -100,7 +126,7 @@ HiloStatus	hilo_rebase(HiloStrategy s, int64_t next_v, int64_t old_size,
  */
 HiloStatus	hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
 					  HiloStrategy to, int64_t to_next_v, int64_t new_size,
-					  int64_t *new_next_v);
+					  int64_t *new_next_v) noexcept;
 
 /*
  * The data floor: every id up to taken_to may already be in the table (the
@@ -111,7 +137,7 @@ HiloStatus	hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
  * nothing (ids start at 1).  overflow if that block would not fit in int64.
  */
 HiloStatus	hilo_floor(HiloStrategy s, int64_t size, int64_t taken_to, int64_t next_v,
-					   int64_t *new_next_v);
+					   int64_t *new_next_v) noexcept;
 
 /*
  * One cached key of a backend.  Plain data: the glue reads and writes the
@@ -129,29 +155,33 @@ struct HiloEntry
 };
 
 /*
- * A small open-addressing hash table of entries keyed by table oid
+ * The backend-local cache of keys: a small open-addressing hash table
  * (linear probing, backward-shift deletion, capacity a power of two kept at
- * most half full).  find() and the marking functions never allocate and
- * never throw; insert() may throw std::bad_alloc and invalidates pointers.
+ * most half full) of pointers to entries that live in a pool.  An entry's
+ * address is stable while it is cached: inserting or erasing other keys
+ * never moves it, so the glue may keep a pointer across calls that run
+ * PostgreSQL code; only erase(relid) ends relid's entry (its slot is
+ * reused by a later insert).  find() and the marking functions never
+ * allocate and never throw; insert() may throw std::bad_alloc.
  */
 class HiloCache
 {
 public:
 	HiloCache();
 
-	HiloEntry  *find(uint32_t relid) noexcept
+	HiloEntry  *find(uint32_t relid) const noexcept
 	{
 		size_t		mask = slots_.size() - 1;
 
 		if (relid == 0)
-			return nullptr;		/* 0 marks free slots: never a key */
+			return nullptr;		/* 0 marks free entries: never a key */
 
 		for (size_t i = hash(relid) & mask;; i = (i + 1) & mask)
 		{
-			if (slots_[i].relid == relid)
-				return &slots_[i];
-			if (slots_[i].relid == 0)
+			if (slots_[i] == nullptr)
 				return nullptr;
+			if (slots_[i]->relid == relid)
+				return slots_[i];
 		}
 	}
 
@@ -176,9 +206,11 @@ private:
 	{
 		return static_cast<size_t>(relid * UINT32_C(2654435761));
 	}
-	void		grow();
+	void		place(HiloEntry *e) noexcept;
 
-	std::vector<HiloEntry> slots_;
+	std::vector<HiloEntry *> slots_;	/* nullptr: free slot */
+	std::deque<HiloEntry> pool_;		/* every entry ever made; never shrinks */
+	std::vector<HiloEntry *> free_;		/* entries of pool_ not in use */
 	size_t		count_;
 };
 

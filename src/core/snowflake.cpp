@@ -9,7 +9,7 @@ namespace idgen {
 namespace snowflake {
 
 bool
-encode(int64_t time_ms, int32_t worker, int32_t sequence, int64_t *id)
+encode(int64_t time_ms, int32_t worker, int32_t sequence, int64_t *id) noexcept
 {
 	if (time_ms < 0 || time_ms > kMaxTime)
 		return false;
@@ -24,7 +24,7 @@ encode(int64_t time_ms, int32_t worker, int32_t sequence, int64_t *id)
 }
 
 bool
-decode(int64_t id, Parts *parts)
+decode(int64_t id, Parts *parts) noexcept
 {
 	if (id < 0)
 		return false;
@@ -35,13 +35,13 @@ decode(int64_t id, Parts *parts)
 }
 
 bool
-min_id(int64_t time_ms, int64_t *id)
+min_id(int64_t time_ms, int64_t *id) noexcept
 {
 	return encode(time_ms, 0, 0, id);
 }
 
 int64_t
-state_after(int64_t time_ms)
+state_after(int64_t time_ms) noexcept
 {
 	int64_t		id = 0;
 

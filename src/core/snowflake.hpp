@@ -36,16 +36,16 @@ struct Parts
 };
 
 /* Builds an id; false when a field is out of range. */
-bool encode(int64_t time_ms, int32_t worker, int32_t sequence, int64_t *id);
+bool encode(int64_t time_ms, int32_t worker, int32_t sequence, int64_t *id) noexcept;
 
 /* Splits an id; false for a negative id (no valid id has bit 63 set). */
-bool decode(int64_t id, Parts *parts);
+bool decode(int64_t id, Parts *parts) noexcept;
 
 /*
  * Smallest id whose time is time_ms (worker 0, sequence 0): the bound of a
  * range predicate "id >= min_id(t)".  False when time_ms is outside 0..kMaxTime.
  */
-bool min_id(int64_t time_ms, int64_t *id);
+bool min_id(int64_t time_ms, int64_t *id) noexcept;
 
 enum class Status
 {
@@ -180,7 +180,7 @@ next(int64_t state, int64_t now_ms, int32_t worker, int32_t count,
  * been issued at or before time_ms (any worker, any sequence): used to
  * restart above a persisted floor.  time_ms < 0 gives 0; clamps at kMaxTime.
  */
-int64_t state_after(int64_t time_ms);
+int64_t state_after(int64_t time_ms) noexcept;
 
 }  // namespace snowflake
 }  // namespace idgen

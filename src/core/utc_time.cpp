@@ -11,7 +11,7 @@ namespace idgen {
 
 /* Howard Hinnant's days_from_civil, valid for the whole proleptic calendar. */
 int64_t
-days_from_civil(int64_t y, unsigned m, unsigned d)
+days_from_civil(int64_t y, unsigned m, unsigned d) noexcept
 {
 	y -= m <= 2;
 	const int64_t era = (y >= 0 ? y : y - 399) / 400;
@@ -22,14 +22,14 @@ days_from_civil(int64_t y, unsigned m, unsigned d)
 }
 
 static bool
-is_leap(int64_t y)
+is_leap(int64_t y) noexcept
 {
 	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 }
 
 /* Reads exactly n digits at *p into *out and advances *p. */
 static bool
-read_digits(const char **p, int n, int64_t *out)
+read_digits(const char **p, int n, int64_t *out) noexcept
 {
 	int64_t		v = 0;
 
@@ -47,7 +47,7 @@ read_digits(const char **p, int n, int64_t *out)
 }
 
 bool
-parse_utc_timestamp(const char *text, int64_t *ms)
+parse_utc_timestamp(const char *text, int64_t *ms) noexcept
 {
 	static const unsigned mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 	const char *p = text;

@@ -9,7 +9,7 @@
 namespace idgen {
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (any year 0..9999). */
-int64_t days_from_civil(int64_t year, unsigned month, unsigned day);
+int64_t days_from_civil(int64_t year, unsigned month, unsigned day) noexcept;
 
 /*
  * Parse "YYYY-MM-DD", optionally followed by "T" or " " and "HH:MM[:SS[.fff]]",
@@ -18,6 +18,6 @@ int64_t days_from_civil(int64_t year, unsigned month, unsigned day);
  * Returns false (leaving *ms untouched) on anything else, including
  * impossible dates such as 2023-02-29.
  */
-bool parse_utc_timestamp(const char *text, int64_t *ms);
+bool parse_utc_timestamp(const char *text, int64_t *ms) noexcept;
 
 }  // namespace idgen

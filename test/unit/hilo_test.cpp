@@ -474,3 +474,62 @@ TEST(Hilo, FloorIsSmallestAboveData)
 		}
 	}
 }
+
+/*
+ * The glue keeps a pointer to an entry across calls that run PostgreSQL
+ * code (which may insert or erase other keys): it must stay the same entry
+ * until that key itself is erased.
+ */
+TEST(HiloCache, EntriesNeverMove)
+{
+	HiloCache	c;
+	HiloEntry  *kept = c.insert(7);
+
+	kept->block = {100, 200};
+	for (uint32_t k = 8; k < 5000; k++)
+		c.insert(k)->block = {k, k};	/* many grows of the table */
+	for (uint32_t k = 8; k < 5000; k += 2)
+		c.erase(k);				/* backward shifts around key 7 */
+	for (uint32_t k = 5000; k < 6000; k++)
+		c.insert(k);			/* reuses erased entries */
+	EXPECT_EQ(c.find(7), kept);
+	EXPECT_EQ(kept->relid, 7u);
+	EXPECT_EQ(kept->block.next, 100);
+	EXPECT_EQ(kept->block.last, 200);
+	for (uint32_t k = 9; k < 5000; k += 2)
+		ASSERT_EQ(c.find(k)->block.next, (int64_t) k) << k;
+	EXPECT_EQ(c.size(), 1u + 2496u + 1000u);
+}
+
+/* The strategy rules the glue and the hilo_keys view both ask. */
+TEST(Hilo, BlockSizeAndReservedTo)
+{
+	EXPECT_EQ(hilo_block_size(HiloStrategy::classic, 1000, 50), 1000);
+	EXPECT_EQ(hilo_block_size(HiloStrategy::legacy, 1000, 50), 1000);
+	EXPECT_EQ(hilo_block_size(HiloStrategy::pooled_lo, 1000, 50), 50);
+	EXPECT_EQ(hilo_block_size(HiloStrategy::pooled, 1000, 50), 50);
+
+	/* reserved_to is the last id of the block the value drew. */
+	const HiloStrategy all[] = {HiloStrategy::classic, HiloStrategy::legacy,
+		HiloStrategy::pooled_lo, HiloStrategy::pooled};
+
+	for (HiloStrategy s : all)
+		for (int64_t v : {0, 1, 2, 17, 1000})
+			for (int64_t size : {1, 10, 1000})
+			{
+				HiloBlock	b;
+
+				if (hilo_block(s, v, size, &b) == HiloStatus::ok)
+				{
+					EXPECT_EQ(hilo_reserved_to(s, v, size), b.last)
+						<< hilo_strategy_name(s) << " v=" << v << " size=" << size;
+				}
+			}
+	EXPECT_EQ(hilo_reserved_to(HiloStrategy::classic, 3, 1000), 3999);
+	EXPECT_EQ(hilo_reserved_to(HiloStrategy::legacy, 3, 1000), 4003);
+	EXPECT_EQ(hilo_reserved_to(HiloStrategy::pooled_lo, 3001, 1000), 4000);
+	EXPECT_EQ(hilo_reserved_to(HiloStrategy::pooled, 4000, 1000), 4000);
+	/* Capped, never wrapped. */
+	EXPECT_EQ(hilo_reserved_to(HiloStrategy::classic, INT64_MAX / 10, 1000), INT64_MAX);
+	EXPECT_EQ(hilo_reserved_to(HiloStrategy::pooled_lo, INT64_MAX, 2), INT64_MAX);
+}

@@ -155,7 +155,7 @@ dist:
 	tree=$$(mktemp -d); trap 'rm -rf "$$tree"' EXIT; \
 	git archive --format=tar HEAD | tar -x -C "$$tree"; \
 	perl "$$tree/scripts/check_meta.pl" "$$tree"; \
-	git diff --quiet HEAD -- || echo "make dist: uncommitted changes are not in the archive (it holds HEAD)" >&2; \
+	git diff --quiet HEAD -- || echo "make dist: warning: uncommitted changes are not in the archive (it holds HEAD)" >&2; \
 	git archive --format=zip --prefix=$(EXTENSION)-$$version/ -o "$(DIST_DIR)/$(EXTENSION)-$$version.zip" HEAD; \
-	echo "make dist: $(DIST_DIR)/$(EXTENSION)-$$version.zip"
+	echo "make dist: wrote $(DIST_DIR)/$(EXTENSION)-$$version.zip"
 .PHONY: dist

@@ -4,18 +4,20 @@
 #   bash scripts/package.sh
 #
 # make dist writes the PGXN archive from the checkout's HEAD (checking
-# META.json).  Then, from a copy of the checkout: dpkg-buildpackage -us -uc -b builds
-# postgresql-15-id-gen (its build runs the regression and isolation tests
-# against the files it is about to package), then the .deb is installed and
-# the same tests run against it the way autopkgtest does
-# (debian/tests/installcheck, a pg_virtualenv cluster), then it is removed.
+# META.json).  Then, from a copy of the checkout, dpkg-buildpackage -us -uc -b
+# builds postgresql-15-id-gen (its build runs the regression and isolation
+# tests against the files it is about to package), and the same tests run
+# against the .deb's files with debian/tests/installcheck, in a pg_virtualenv
+# cluster.
 #
-# Where the .deb goes: as root, into the system with apt-get, and purged
-# afterwards, if nothing of id_gen is installed there yet.  Otherwise (not
-# root, id_gen already installed by hand or by package, or
-# ID_GEN_PACKAGE_INSTALL=extract) it is unpacked into a throwaway root that
-# the test cluster loads the extension from (extension_destdir), and the
-# system is not touched.  The last line reads
+# Where the .deb goes: unpacked into a throwaway root that the test cluster
+# loads the extension from (extension_destdir, as pg_buildext does in a
+# package build), after apt-get has checked that it would install here: the
+# system's PostgreSQL directories are not touched (other test runs on the
+# machine copy them).  With ID_GEN_PACKAGE_INSTALL=system (root, and no id_gen
+# installed there yet), it is installed into the system with apt-get, tested
+# as autopkgtest would (debian/tests/installcheck), and purged after.
+# The last line reads
 #   package: N passed, M failed
 # counting the tests run against the installed .deb plus the PGXN archive
 # check (M is at least 1 when the build or a check failed).
@@ -69,8 +71,8 @@ fi
 # 0. The PGXN release archive (make dist), from the checkout's HEAD, with
 # META.json checked against the tree it holds.
 if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    if make -s -C "$SRC" dist DIST_DIR="$OUT" >"$OUT/dist.log" 2>&1; then
-        zip=$(sed -n 's/^make dist: //p' "$OUT/dist.log")
+    if make -s -C "$SRC" dist DIST_DIR="$OUT" >"$OUT/dist.log" 2>&1 &&
+       zip=$(sed -n 's/^make dist: wrote //p' "$OUT/dist.log") && [ -f "$zip" ]; then
         echo "package: PGXN archive $(basename "$zip") ($(stat -c %s "$zip") bytes);" \
              "$(grep '^META.json: valid' "$OUT/dist.log")"
         passed=$((passed + 1))
@@ -117,20 +119,27 @@ if grep -qa 'id_gen\.test_' "$OUT/unpacked$PKGLIB/id_gen.so"; then
 fi
 
 # 3. Install it and run the autopkgtest.
-mode=extract
-if [ "$(id -u)" -eq 0 ] && [ "${ID_GEN_PACKAGE_INSTALL:-system}" = system ]; then
-    mode=system
-    # One package test at a time on this machine; another one's files count
-    # as id_gen being installed already.
-    exec 9>/tmp/id_gen-package.lock
-    flock 9
-    if dpkg-query -W -f='${Status}' "$NAME" 2>/dev/null | grep -q 'ok installed' ||
-       ls "$PKGLIB" "$EXTDIR" | grep -q '^id_gen'; then
-        echo "package: id_gen is already installed in the system: testing in a throwaway root instead"
-        mode=extract
-        flock -u 9
-    fi
+# Its dependencies must be installable here (apt-get resolves them, installs nothing).
+if ! apt-get install -s -qq "$deb" >"$OUT/simulate.log" 2>&1; then
+    cat "$OUT/simulate.log"
+    fail "apt-get cannot install $(basename "$deb") here"
 fi
+mode=${ID_GEN_PACKAGE_INSTALL:-extract}
+case $mode in
+    extract) ;;
+    system)
+        [ "$(id -u)" -eq 0 ] || { fail "ID_GEN_PACKAGE_INSTALL=system needs root"; exit 1; }
+        # One system install at a time on this machine, and never over an
+        # id_gen installed by hand or by package: that one would be removed.
+        exec 9>/tmp/id_gen-package.lock
+        flock 9
+        if dpkg-query -W -f='${Status}' "$NAME" 2>/dev/null | grep -q 'ok installed' ||
+           ls "$PKGLIB" "$EXTDIR" | grep -q '^id_gen'; then
+            fail "id_gen is installed in the system already: not installing over it"
+            exit 1
+        fi ;;
+    *) fail "ID_GEN_PACKAGE_INSTALL must be extract or system, not $mode"; exit 1 ;;
+esac
 start=$SECONDS
 if [ $mode = system ]; then
     installed_by_us=1

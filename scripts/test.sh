@@ -7,9 +7,9 @@
 # with -Werror and runs: GoogleTest unit tests, pg_regress, isolation specs
 # and TAP tests, each against throwaway clusters built from a private copy of
 # the server with this build installed (nothing is installed system-wide).
-# Then the package layer (scripts/package.sh): builds the Debian package,
-# installs it (as root into the system, removed after; else into a throwaway
-# root) and runs the regression and isolation tests against it.
+# Then the package layer (scripts/package.sh): the PGXN archive (make dist)
+# and the Debian package, built and tested in a throwaway root (regression and
+# isolation tests against the .deb's files).
 # Every layer must run at least one test; the last line counts them all.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,8 +26,9 @@ as_user make -C "$WORK" -s clean >/dev/null 2>&1
 as_user make -C "$WORK" -k WERROR=1 PROVE_FLAGS=-v test 2>&1 | tee "$LOG"
 status=${PIPESTATUS[0]}
 
-# After the suite: its temp-install copied the system's PostgreSQL directories,
-# which must not hold the package then.
+# After the suite, so that even with ID_GEN_PACKAGE_INSTALL=system (the .deb
+# installed into the system for its tests) the suite's temp-install, a copy of
+# the system's PostgreSQL directories, never holds the package.
 echo "package layer: scripts/package.sh"
 bash scripts/package.sh 2>&1 | tee "$WORK/package.log"
 pkg_status=${PIPESTATUS[0]}

@@ -52,6 +52,7 @@ finish() {
         echo "package: build tree and logs kept in $OUT"
         [ $failed -gt 0 ] || failed=1
     fi
+    echo "package: layer took ${SECONDS} s"
     echo "package: $passed passed, $failed failed"
     exit $((failed > 0))
 }

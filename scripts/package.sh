@@ -36,7 +36,7 @@ chmod 755 "$OUT" # the test server (postgres, when we are root) reads the build 
 B=$OUT/src
 mkdir "$B"
 
-failed=0 passed=0 installed_by_us=
+failed=0 passed=0 installed_by_us= completed=
 fail() { echo "package: FAILED: $*"; failed=$((failed + 1)); }
 remove_package() {
     installed_by_us=
@@ -46,6 +46,7 @@ remove_package() {
 }
 finish() {
     [ -z "$installed_by_us" ] || remove_package
+    [ -n "$completed" ] || [ $failed -gt 0 ] || fail "stopped before the end"
     if [ $failed -eq 0 ] && [ $passed -gt 0 ]; then
         rm -rf "$OUT"
     else
@@ -57,7 +58,7 @@ finish() {
     exit $((failed > 0))
 }
 trap finish EXIT
-trap 'exit 1' INT TERM HUP
+trap 'fail "killed by a signal"; exit 1' INT TERM HUP PIPE
 
 # The build tree: the checkout's files (tracked or not, less what .gitignore
 # ignores), not its build products or tmp_install.
@@ -175,3 +176,4 @@ if [ $mode = system ]; then
 fi
 echo "package: $where; CREATE EXTENSION id_gen and installcheck: $ok passed, $nok failed" \
      "in $((SECONDS - start)) s"
+completed=1

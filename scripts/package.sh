@@ -58,7 +58,9 @@ finish() {
     exit $((failed > 0))
 }
 trap finish EXIT
-trap 'fail "killed by a signal"; exit 1' INT TERM HUP PIPE
+# A signal (or a reader gone: SIGPIPE) fails the layer; what is printed after
+# that may go nowhere, so the handler prints nothing.
+trap 'trap "" PIPE; failed=$((failed + 1)); completed=; exit 1' INT TERM HUP PIPE
 
 # The build tree: the checkout's files (tracked or not, less what .gitignore
 # ignores), not its build products or tmp_install.

@@ -5,6 +5,7 @@
 #   make test            unit + regression + isolation + TAP tests against
 #                        throwaway clusters (no root, no running server)
 #   make installcheck    regression + isolation tests against a running server
+#   make dist            PGXN release archive id_gen-<version>.zip (from HEAD)
 
 EXTENSION = id_gen
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
@@ -25,7 +26,10 @@ REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor snowflake decimal_id t
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
 ISOLATION = hilo_first_use hilo_max_lo hilo_key_lock hilo_privileges hilo_admin_rollback hilo_worker_cancel snowflake_concurrent decimal_concurrent timeuuid_concurrent
 ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
-TAP_TESTS = 1
+# TAP tests (test/t/) run only through make test-tap, against tmp_install: they
+# need the test-hook build and start their own servers.  Not PGXS's TAP_TESTS,
+# whose installcheck would run prove on t/*.pl against the installed server
+# (make clean still removes tmp_check/: it is among pg_regress's files).
 
 PG_CONFIG ?= pg_config
 PG_CPPFLAGS = -Isrc
@@ -145,3 +149,23 @@ test: unit fuzz temp-install test-regress test-isolation test-tap check-producti
 
 print-tmp-bindir:
 	@echo $(TMP_BINDIR)
+
+# ---------------------------------------------------------------------------
+# PGXN release archive: make dist writes $(EXTENSION)-<version>.zip, the version
+# read from META.json, from the committed tree (git archive HEAD, less what
+# .gitattributes marks export-ignore), once scripts/check_meta.pl has checked
+# META.json against that very tree.  DIST_DIR=dir writes it elsewhere.
+# ---------------------------------------------------------------------------
+DIST_DIR ?= .
+
+dist:
+	@set -e; \
+	version=$$(git show HEAD:META.json | sed -n 's/^    "version": "\(.*\)",*$$/\1/p'); \
+	test -n "$$version" || { echo "make dist: no version in META.json at HEAD" >&2; exit 1; }; \
+	tree=$$(mktemp -d); trap 'rm -rf "$$tree"' EXIT; \
+	git archive --format=tar HEAD | tar -x -C "$$tree"; \
+	perl "$$tree/scripts/check_meta.pl" "$$tree"; \
+	git diff --quiet HEAD -- || echo "make dist: warning: uncommitted changes are not in the archive (it holds HEAD)" >&2; \
+	git archive --format=zip --prefix=$(EXTENSION)-$$version/ -o "$(DIST_DIR)/$(EXTENSION)-$$version.zip" HEAD; \
+	echo "make dist: wrote $(DIST_DIR)/$(EXTENSION)-$$version.zip"
+.PHONY: dist

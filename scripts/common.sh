@@ -16,10 +16,13 @@ DEPS="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib
 # installs them and requires them: ID_GEN_DRIVERS=required).
 DRIVER_DEPS="python3-psycopg2 python3-sqlalchemy libpostgresql-jdbc-java default-jdk-headless"
 command -v npm >/dev/null 2>&1 || DRIVER_DEPS="$DRIVER_DEPS nodejs npm"
+# And those the Debian package's build and test need (scripts/package.sh);
+# dpkg-buildpackage checks them against debian/control's Build-Depends.
+PKG_DEPS="debhelper postgresql-server-dev-all"
 
-install_deps() {
+install_deps() { # [package ...] (default: $DEPS)
     local missing=()
-    for p in $DEPS; do
+    for p in ${@:-$DEPS}; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
     done
     [ ${#missing[@]} -eq 0 ] && return 0

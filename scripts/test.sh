@@ -7,13 +7,15 @@
 # with -Werror and runs: GoogleTest unit tests, pg_regress, isolation specs
 # and TAP tests, each against throwaway clusters built from a private copy of
 # the server with this build installed (nothing is installed system-wide).
+# Then the package layer (scripts/package.sh): the PGXN archive (make dist)
+# and the Debian package, built and tested in a throwaway root (regression and
+# isolation tests against the .deb's files).
 # Every layer must run at least one test; the last line counts them all.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
 
-DEPS="$DEPS $DRIVER_DEPS"
-install_deps
+install_deps $DEPS $DRIVER_DEPS $PKG_DEPS
 
 # As root, work on a copy the unprivileged user owns; the checkout stays untouched.
 prepare_workdir id_gen-test
@@ -23,6 +25,14 @@ echo "running the suite as $RUN_USER in $WORK (log: $LOG)"
 as_user make -C "$WORK" -s clean >/dev/null 2>&1
 as_user env ID_GEN_DRIVERS=required make -C "$WORK" -k WERROR=1 PROVE_FLAGS=-v test 2>&1 | tee "$LOG"
 status=${PIPESTATUS[0]}
+
+# After the suite, so that even with ID_GEN_PACKAGE_INSTALL=system (the .deb
+# installed into the system for its tests) the suite's temp-install, a copy of
+# the system's PostgreSQL directories, never holds the package.
+echo "package layer: scripts/package.sh"
+bash scripts/package.sh 2>&1 | tee "$WORK/package.log"
+pkg_status=${PIPESTATUS[0]}
+[ $pkg_status -eq 0 ] || status=$pkg_status
 
 # Count what each layer ran; a layer that ran nothing is a failure.
 passed=0 failed=0 empty=()
@@ -42,6 +52,9 @@ count unit "${gt_pass:-0}" "${gt_fail:-0}"
 count regress "$(grep -cE '\.\.\. ok' <<<"$rg")" "$(grep -cE '\.\.\. FAILED' <<<"$rg")"
 count isolation "$(grep -cE '\.\.\. ok' <<<"$iso")" "$(grep -cE '\.\.\. FAILED' <<<"$iso")"
 count tap "$tap_ok" "$tap_nok"
+pkg=$(sed -n 's/^package: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$WORK/package.log" | tail -1)
+[ -n "$pkg" ] || pkg="0 1" # no closing line: package.sh died
+count package "${pkg% *}" "${pkg#* }"
 if grep -q "TAP tests not enabled" "$LOG"; then empty+=("tap(disabled)"); fi
 
 if [ $status -ne 0 ] || [ $failed -ne 0 ] || [ ${#empty[@]} -ne 0 ]; then
@@ -49,7 +62,7 @@ if [ $status -ne 0 ] || [ $failed -ne 0 ] || [ ${#empty[@]} -ne 0 ]; then
     for d in "$WORK"/regression.diffs "$WORK"/output_iso/regression.diffs; do
         [ -s "$d" ] && { echo "=== $d"; head -200 "$d"; }
     done
-    echo "FAILED (make exit status $status)"
+    echo "FAILED (exit status $status)"
     echo "total: $passed passed, $((failed > 0 ? failed : 1)) failed"
     exit 1
 fi

@@ -415,3 +415,50 @@ CREATE FUNCTION jsid_state(
 COMMENT ON FUNCTION jsid_state() IS
     'state of this server''s jsid generator since it started; warns when the 41-bit time runs out within a year';
 -- end issue 11
+
+-- ---------------------------------------------------------------------------
+-- PostgreSQL 17 and 18 names (see id_gen--1.3.sql): 1.2 created them as this
+-- library's functions on every server, where 17 and 18 silently hid them
+-- behind core's.  On a server that has core's, each becomes a thin SQL
+-- function calling core's (same OID, so defaults and views naming it keep
+-- working, now with core's results).  The server-wide stream as uuid gets
+-- its own name, and 18's uuidv4() its alias.
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION uuidv7_next() RETURNS uuid
+    AS 'MODULE_PATHNAME', 'idgen_uuidv7'
+    LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION uuidv7_next() IS
+    'version 7 uuid from the server-wide increasing stream of timeuuid_next(), strictly increasing across all sessions';
+DO $$
+BEGIN
+    IF pg_catalog.to_regprocedure('pg_catalog.uuid_extract_timestamp(uuid)') IS NOT NULL THEN
+        CREATE OR REPLACE FUNCTION uuid_extract_timestamp(uuid) RETURNS timestamptz
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+            RETURN pg_catalog.uuid_extract_timestamp($1);
+        CREATE OR REPLACE FUNCTION uuid_extract_version(uuid) RETURNS smallint
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+            RETURN pg_catalog.uuid_extract_version($1);
+    END IF;
+    IF pg_catalog.to_regprocedure('pg_catalog.uuidv7()') IS NOT NULL THEN
+        CREATE OR REPLACE FUNCTION uuidv7() RETURNS uuid
+            LANGUAGE sql VOLATILE PARALLEL SAFE
+            RETURN pg_catalog.uuidv7();
+        CREATE OR REPLACE FUNCTION uuidv7(interval) RETURNS uuid
+            LANGUAGE sql VOLATILE STRICT PARALLEL SAFE
+            RETURN pg_catalog.uuidv7($1);
+    END IF;
+END
+$$;
+CREATE FUNCTION uuidv4() RETURNS uuid
+    LANGUAGE sql VOLATILE PARALLEL SAFE
+    RETURN pg_catalog.gen_random_uuid();
+COMMENT ON FUNCTION uuid_extract_timestamp(uuid) IS
+    'PostgreSQL 17 name: timestamp of a version 1 or 7 uuid, else NULL (core''s from 17 on)';
+COMMENT ON FUNCTION uuid_extract_version(uuid) IS
+    'PostgreSQL 17 name: version of an RFC 9562 variant uuid, else NULL (core''s from 17 on)';
+COMMENT ON FUNCTION uuidv7() IS
+    'PostgreSQL 18 name: before 18, a version 7 uuid from the server-wide stream of uuidv7_next(); from 18 on, core''s uuidv7()';
+COMMENT ON FUNCTION uuidv7(interval) IS
+    'PostgreSQL 18 name: version 7 uuid for the current time shifted by the interval (core''s from 18 on)';
+COMMENT ON FUNCTION uuidv4() IS
+    'PostgreSQL 18 name: a random (version 4) uuid, gen_random_uuid()';

@@ -516,17 +516,13 @@ CREATE FUNCTION timeuuid_next(timestamptz) RETURNS timeuuid
 COMMENT ON FUNCTION timeuuid_next(timestamptz) IS
     'version 7 timeuuid at the given time with random low bits, for back-filling (not monotonic)';
 
-CREATE FUNCTION uuidv7() RETURNS uuid
+-- The server-wide increasing stream, typed uuid: for uuid columns and
+-- drivers.  A name of its own, which no PostgreSQL version uses.
+CREATE FUNCTION uuidv7_next() RETURNS uuid
     AS 'MODULE_PATHNAME', 'idgen_uuidv7'
     LANGUAGE C VOLATILE PARALLEL SAFE;
-COMMENT ON FUNCTION uuidv7() IS
-    'PostgreSQL 18 name: version 7 uuid from the same server-wide increasing stream as timeuuid_next()';
-
-CREATE FUNCTION uuidv7(interval) RETURNS uuid
-    AS 'MODULE_PATHNAME', 'idgen_uuidv7_interval'
-    LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION uuidv7(interval) IS
-    'PostgreSQL 18 name: version 7 uuid for the current time shifted by the interval (not monotonic)';
+COMMENT ON FUNCTION uuidv7_next() IS
+    'version 7 uuid from the server-wide increasing stream of timeuuid_next(), strictly increasing across all sessions';
 
 CREATE FUNCTION timeuuid_v6() RETURNS timeuuid
     AS 'MODULE_PATHNAME', 'timeuuid_v6'
@@ -573,22 +569,67 @@ CREATE FUNCTION timeuuid_from_sqlserver(uuid) RETURNS timeuuid
 COMMENT ON FUNCTION timeuuid_from_sqlserver(uuid) IS
     'version 1 timeuuid from a SQL Server NEWSEQUENTIALID() value (first three fields byte-swapped)';
 
--- PostgreSQL 17/18 names (core 15 has neither), behaving as core's: NULL
--- unless RFC 9562 variant, and a timestamp only for versions 1 and 7
--- (timeuuid_timestamp() also reads version 6).  A timeuuid argument comes
--- through the implicit cast to uuid.
-CREATE FUNCTION uuid_extract_timestamp(uuid) RETURNS timestamptz
-    AS 'MODULE_PATHNAME', 'idgen_uuid_extract_timestamp'
-    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- PostgreSQL 17 and 18 names: uuid_extract_timestamp(uuid) and
+-- uuid_extract_version(uuid) (core 17), uuidv7(), uuidv7(interval) and
+-- uuidv4() (core 18).  Core's live in pg_catalog, which is searched first:
+-- a function of the same name here would be silently hidden.  So where the
+-- server has one, the name here is a thin SQL function calling core's
+-- (same results; it exists so that a dump made on an older server, which
+-- names public.uuidv7() in its defaults, restores); where the server lacks
+-- it, it is this library's implementation, behaving as core's does:
+-- uuid_extract_*: NULL unless RFC 9562 variant, a timestamp only for
+-- versions 1 and 7 (timeuuid_timestamp() also reads version 6; a timeuuid
+-- argument comes through the implicit cast); uuidv7(): from the server-wide
+-- stream of uuidv7_next() (core 18's increases only within a session);
+-- uuidv7(interval): now shifted, random rest, not part of the stream.
+DO $$
+BEGIN
+    IF pg_catalog.to_regprocedure('pg_catalog.uuid_extract_timestamp(uuid)') IS NULL THEN
+        CREATE FUNCTION uuid_extract_timestamp(uuid) RETURNS timestamptz
+            AS 'MODULE_PATHNAME', 'idgen_uuid_extract_timestamp'
+            LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+        CREATE FUNCTION uuid_extract_version(uuid) RETURNS smallint
+            AS 'MODULE_PATHNAME', 'idgen_uuid_extract_version'
+            LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    ELSE
+        CREATE FUNCTION uuid_extract_timestamp(uuid) RETURNS timestamptz
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+            RETURN pg_catalog.uuid_extract_timestamp($1);
+        CREATE FUNCTION uuid_extract_version(uuid) RETURNS smallint
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+            RETURN pg_catalog.uuid_extract_version($1);
+    END IF;
+    IF pg_catalog.to_regprocedure('pg_catalog.uuidv7()') IS NULL THEN
+        CREATE FUNCTION uuidv7() RETURNS uuid
+            AS 'MODULE_PATHNAME', 'idgen_uuidv7'
+            LANGUAGE C VOLATILE PARALLEL SAFE;
+        CREATE FUNCTION uuidv7(interval) RETURNS uuid
+            AS 'MODULE_PATHNAME', 'idgen_uuidv7_interval'
+            LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+    ELSE
+        CREATE FUNCTION uuidv7() RETURNS uuid
+            LANGUAGE sql VOLATILE PARALLEL SAFE
+            RETURN pg_catalog.uuidv7();
+        CREATE FUNCTION uuidv7(interval) RETURNS uuid
+            LANGUAGE sql VOLATILE STRICT PARALLEL SAFE
+            RETURN pg_catalog.uuidv7($1);
+    END IF;
+END
+$$;
+-- gen_random_uuid() is core's on every version; 18 calls it uuidv4() too.
+CREATE FUNCTION uuidv4() RETURNS uuid
+    LANGUAGE sql VOLATILE PARALLEL SAFE
+    RETURN pg_catalog.gen_random_uuid();
 COMMENT ON FUNCTION uuid_extract_timestamp(uuid) IS
-    'PostgreSQL 17 name: timestamp of a version 1 or 7 uuid, else NULL';
-
-
-CREATE FUNCTION uuid_extract_version(uuid) RETURNS smallint
-    AS 'MODULE_PATHNAME', 'idgen_uuid_extract_version'
-    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    'PostgreSQL 17 name: timestamp of a version 1 or 7 uuid, else NULL (core''s from 17 on)';
 COMMENT ON FUNCTION uuid_extract_version(uuid) IS
-    'PostgreSQL 17 name: version of an RFC 9562 variant uuid, else NULL';
+    'PostgreSQL 17 name: version of an RFC 9562 variant uuid, else NULL (core''s from 17 on)';
+COMMENT ON FUNCTION uuidv7() IS
+    'PostgreSQL 18 name: before 18, a version 7 uuid from the server-wide stream of uuidv7_next(); from 18 on, core''s uuidv7()';
+COMMENT ON FUNCTION uuidv7(interval) IS
+    'PostgreSQL 18 name: version 7 uuid for the current time shifted by the interval (core''s from 18 on)';
+COMMENT ON FUNCTION uuidv4() IS
+    'PostgreSQL 18 name: a random (version 4) uuid, gen_random_uuid()';
 
 
 -- ---------------------------------------------------------------------------

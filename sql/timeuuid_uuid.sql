@@ -104,3 +104,21 @@ SELECT f.opfname, a.amname, count(*) FILTER (WHERE o.amoplefttype <> o.amopright
   FROM pg_opfamily f JOIN pg_am a ON a.oid = f.opfmethod JOIN pg_amop o ON o.amopfamily = f.oid
  WHERE f.opfname IN ('timeuuid_ops', 'timeuuid_hash_ops')
  GROUP BY 1, 2 ORDER BY 1;
+
+-- 6. The PostgreSQL 17 and 18 names.  Where the server has core's function
+-- (pg_catalog, searched first), the name here calls core's; where it lacks
+-- it, the name is this library's.  Either way a name exists, so a dump made
+-- on an older server (DEFAULT public.uuidv7()) restores on a newer one.
+SELECT p.oid::regprocedure AS function,
+       (l.lanname = 'sql') = (pg_catalog.to_regprocedure('pg_catalog.' || p.oid::regprocedure::text) IS NOT NULL)
+         AS calls_core_where_core_has_it
+  FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+ WHERE p.proname IN ('uuid_extract_timestamp', 'uuid_extract_version', 'uuidv7')
+   AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')
+ ORDER BY 1::text;
+SELECT uuid_extract_version(uuidv4()) AS v4, uuid_extract_version(uuidv7()) AS v7,
+       uuid_extract_version(uuidv7('-1 day')) AS v7_shifted;
+-- The server-wide stream typed uuid has a name no PostgreSQL version uses.
+SELECT pg_typeof(uuidv7_next()), uuid_extract_version(uuidv7_next()),
+       uuidv7_next() < uuidv7_next() AS increasing,
+       timeuuid_next() < uuidv7_next() AS one_stream_with_timeuuid_next;

@@ -36,6 +36,7 @@
  */
 #include "pg/pg.hpp"
 
+#include "pg/compat.hpp"
 #include "pg/guard.hpp"
 #include "pg/guc.hpp"
 #include "pg/hilo_key.hpp"
@@ -234,7 +235,7 @@ hilo_check_table(Oid relid, bool need_owner)
 				 errhint("Use an identity column or a sequence for temporary tables.")));
 	if (need_owner)
 	{
-		if (!pg_class_ownercheck(relid, GetUserId()))
+		if (!idgen_rel_ownercheck(relid, GetUserId()))
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 					 errmsg("must be owner of table %s", hilo_relname(relid)),
@@ -1200,7 +1201,7 @@ hilo_check_set_max_lo_privileges(const HiloKeyRow *row, Oid role)
 				 errdetail("Changing the block size moves the key's sequence forward, as setval() does."),
 				 errhint("Changing the block size of a bound key needs UPDATE on its sequence.")));
 	if ((row->strategy == HiloStrategy::pooled || row->strategy == HiloStrategy::pooled_lo) &&
-		!pg_class_ownercheck(row->seqid, role))
+		!idgen_rel_ownercheck(row->seqid, role))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("must be owner of sequence %s", hilo_relname(row->seqid)),

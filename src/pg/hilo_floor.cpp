@@ -35,6 +35,7 @@
  */
 #include "pg/pg.hpp"
 
+#include "pg/compat.hpp"
 #include "pg/guc.hpp"
 #include "pg/hilo_key.hpp"
 
@@ -122,7 +123,7 @@ hilo_seq_resolve(const char *name)
 
 	if (name == NULL)
 		return InvalidOid;
-	names = stringToQualifiedNameList(name);
+	names = idgen_qualified_name_list(name);
 	/* Stored names are always qualified: never resolve through search_path. */
 	if (list_length(names) != 2)
 		return InvalidOid;
@@ -540,7 +541,7 @@ hilo_leaf_max(const HiloLeaf *leaf, bool cheap_only, int64 *max)
 
 		if (index != NULL && index->rd_rel->relkind == RELKIND_INDEX)
 		{
-			IndexScanDesc scan = index_beginscan(heap, index, &dirty, 1, 0);
+			IndexScanDesc scan = idgen_index_beginscan(heap, index, &dirty, 1, 0);
 			ScanKeyData notnull;
 
 			ScanKeyEntryInitialize(&notnull, SK_ISNULL | SK_SEARCHNOTNULL, 1, InvalidStrategy,
@@ -638,7 +639,7 @@ hilo_leaf_has_in_range(const HiloLeaf *leaf, int64 lo, int64 hi)
 	}
 	InitDirtySnapshot(dirty);
 	slot = table_slot_create(heap, NULL);
-	scan = index_beginscan(heap, index, &dirty, 1, 0);
+	scan = idgen_index_beginscan(heap, index, &dirty, 1, 0);
 	index_rescan(scan, &key, 1, NULL, 0);
 	/* The smallest value first: forward in an ascending index. */
 	if (index_getnext_slot(scan, leaf->backward ? ForwardScanDirection : BackwardScanDirection, slot))

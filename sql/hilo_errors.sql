@@ -25,7 +25,11 @@ SELECT hilo_try($$SELECT hilo_next('"Err_T"')$$);		-- quoted: no such table
 SELECT hilo_try($$SELECT hilo_next('err_t; DROP TABLE err_t')$$);
 SELECT hilo_try($$SELECT hilo_next('err_t''); DROP TABLE err_t; --')$$);
 SELECT hilo_try($$SELECT hilo_next('public.')$$);
-SELECT hilo_try($$SELECT hilo_next('no_schema.err_t')$$);
+-- A missing schema: regclass input names the schema (3F000) up to 15, the
+-- relation (42P01) from 16 on.
+SELECT hilo_try($$SELECT hilo_next('no_schema.err_t')$$)
+       IN ('ERROR 3F000: schema "no_schema" does not exist',
+           'ERROR 42P01: relation "no_schema.err_t" does not exist') AS no_such_schema;
 SELECT hilo_try($$SELECT hilo_next(0)$$);				-- an OID no table has
 SELECT hilo_try($$SELECT hilo_next(4294967295::oid::regclass)$$);
 

@@ -16,6 +16,7 @@ extern "C" {
 #include "access/genam.h"
 #include "catalog/pg_class.h"
 #include "nodes/pg_list.h"
+#include "storage/lock.h"
 #include "utils/acl.h"
 #include "utils/guc.h"
 #include "utils/regproc.h"
@@ -63,6 +64,31 @@ idgen_index_beginscan(Relation heap, Relation index, Snapshot snapshot, int nkey
 	return index_beginscan(heap, index, snapshot, NULL, nkeys, norderbys);
 #else
 	return index_beginscan(heap, index, snapshot, nkeys, norderbys);
+#endif
+}
+
+/*
+ * 17 gave LockHeldByMe() an "or stronger" flag; false keeps the old meaning
+ * (this mode exactly).
+ */
+static inline bool
+idgen_lock_held_by_me(const LOCKTAG *tag, LOCKMODE mode)
+{
+#if PG_VERSION_NUM >= 170000
+	return LockHeldByMe(tag, mode, false);
+#else
+	return LockHeldByMe(tag, mode);
+#endif
+}
+
+/* 17 replaced the IsBackgroundWorker variable with AmBackgroundWorkerProcess(). */
+static inline bool
+idgen_am_background_worker(void)
+{
+#if PG_VERSION_NUM >= 170000
+	return AmBackgroundWorkerProcess();
+#else
+	return IsBackgroundWorker;
 #endif
 }
 

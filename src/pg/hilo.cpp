@@ -1344,7 +1344,7 @@ hilo_holds_conflicting_lock(const LOCKTAG *tag, LOCKMODE mode)
 {
 	for (LOCKMODE held = AccessShareLock; held <= AccessExclusiveLock; held++)
 	{
-		if (DoLockModesConflict(held, mode) && LockHeldByMe(tag, held))
+		if (DoLockModesConflict(held, mode) && idgen_lock_held_by_me(tag, held))
 			return true;
 	}
 	return false;

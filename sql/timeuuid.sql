@@ -189,9 +189,12 @@ SELECT v, uuid_extract_version(v), uuid_extract_timestamp(v)
                ('ffffffff-ffff-ffff-ffff-ffffffffffff'::timeuuid)) AS t(v);
 
 -- 12. Labels: pure functions IMMUTABLE, generators VOLATILE, all PARALLEL SAFE.
-SELECT p.oid::regprocedure, provolatile, proparallel
+-- (Names as regprocedure prints them, unqualified even where 17/18 core
+-- functions of the same name hide them: this lists labels, not visibility.)
+SELECT format('%s(%s)', p.proname, array_to_string(p.proargtypes::regtype[], ',')) AS function,
+       provolatile, proparallel
   FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid
  WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'id_gen')
    AND d.deptype = 'e' AND p.prokind = 'f'
    AND (p.proname LIKE '%uuid%')
- ORDER BY p.oid::regprocedure::text;
+ ORDER BY 1;

@@ -37,7 +37,7 @@ LANGUAGE sql AS $$
         (10, 'snowflake_next()', 'snowflake_next()', 'snowflake_next()'),
         (11, 'decimal_id()', 'decimal_id()', 'decimal_id()'),
         (12, 'timeuuid_next()', 'timeuuid_next()', 'timeuuid_next()'),
-        (13, 'uuidv7()', 'uuidv7()', 'uuidv7()'),
+        (13, 'uuidv7_next()', 'uuidv7_next()', 'uuidv7_next()'),
         (14, 'jsid_next()', 'jsid_next()', 'jsid_next()'),
         -- public ids: the id as it is, id_encode, and what users write in SQL instead
         (15, 'bigint as is (generate_series)', 'generate_series', NULL),

@@ -2,6 +2,7 @@
 # scripts/test.sh: the whole test suite, on a fresh Debian 12 machine or not.
 #
 #   bash scripts/test.sh
+#   PG_CONFIG=/path/to/pg_config bash scripts/test.sh   # against another server (16, 18)
 #
 # Installs missing packages (as root), then, as an unprivileged user, builds
 # with -Werror and runs: GoogleTest unit tests, pg_regress, isolation specs
@@ -22,8 +23,10 @@ prepare_workdir id_gen-test
 LOG=$WORK/test.log
 echo "running the suite as $RUN_USER in $WORK (log: $LOG)"
 
-as_user make -C "$WORK" -s clean >/dev/null 2>&1
-as_user env ID_GEN_DRIVERS=required make -C "$WORK" -k WERROR=1 PROVE_FLAGS=-v test 2>&1 | tee "$LOG"
+pg_config_arg=()
+[ -n "${PG_CONFIG:-}" ] && pg_config_arg=("PG_CONFIG=$PG_CONFIG")
+as_user make -C "$WORK" -s clean "${pg_config_arg[@]}" >/dev/null 2>&1
+as_user env ID_GEN_DRIVERS=required make -C "$WORK" -k WERROR=1 PROVE_FLAGS=-v "${pg_config_arg[@]}" test 2>&1 | tee "$LOG"
 status=${PIPESTATUS[0]}
 
 # After the suite, so that even with ID_GEN_PACKAGE_INSTALL=system (the .deb
@@ -43,14 +46,20 @@ count() { # name passed failed
 }
 gt_pass=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\..*/\1/p' "$LOG" | tail -1)
 gt_fail=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below.*/\1/p' "$LOG" | tail -1)
-# pg_regress and pg_isolation_regress print one "... ok" or "... FAILED" line per test.
-rg=$(sed -n '/pg_regress.*--temp-instance=tmp_check\/regress/,/^=====*$/p' "$LOG")
-iso=$(sed -n '/pg_isolation_regress.*--temp-instance=tmp_check\/isolation/,/^=====*$/p' "$LOG")
-tap_ok=$(grep -cE '^ok [0-9]+' "$LOG")
-tap_nok=$(grep -cE '^not ok [0-9]+' "$LOG")
+# pg_regress and pg_isolation_regress print one line per test: "... ok" or
+# "... FAILED" up to 15, "ok N - name" or "not ok N - name" (TAP) from 16, and
+# end with a line of "=" (15) or a "# ..." summary (16+); a run that breaks
+# off ends at the next layer's command.
+end='/^=====*$\|^# All [0-9]* tests passed\|^# [0-9]* of [0-9]* tests failed\|pg_isolation_regress \|^[[:space:]]*prove /'
+rg=$(sed -n "/pg_regress.*--temp-instance=tmp_check\/regress/,${end}p" "$LOG")
+iso=$(sed -n "/pg_isolation_regress.*--temp-instance=tmp_check\/isolation/,${end}p" "$LOG")
+tap=$(sed -n '/^[[:space:]]*prove /,$p' "$LOG")
+tap_ok=$(grep -cE '^ok [0-9]+' <<<"$tap")
+tap_nok=$(grep -cE '^not ok [0-9]+' <<<"$tap")
+ok_re='\.\.\. ok|^ok [0-9]+ +- ' nok_re='\.\.\. FAILED|^not ok [0-9]+ +- '
 count unit "${gt_pass:-0}" "${gt_fail:-0}"
-count regress "$(grep -cE '\.\.\. ok' <<<"$rg")" "$(grep -cE '\.\.\. FAILED' <<<"$rg")"
-count isolation "$(grep -cE '\.\.\. ok' <<<"$iso")" "$(grep -cE '\.\.\. FAILED' <<<"$iso")"
+count regress "$(grep -cE "$ok_re" <<<"$rg")" "$(grep -cE "$nok_re" <<<"$rg")"
+count isolation "$(grep -cE "$ok_re" <<<"$iso")" "$(grep -cE "$nok_re" <<<"$iso")"
 count tap "$tap_ok" "$tap_nok"
 pkg=$(sed -n 's/^package: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$WORK/package.log" | tail -1)
 [ -n "$pkg" ] || pkg="0 1" # no closing line: package.sh died

@@ -27,7 +27,17 @@ SELECT hilo_next('"Err_T"'); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_next('err_t; DROP TABLE err_t'); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_next('err_t''); DROP TABLE err_t; --'); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_next('public.'); \echo :LAST_ERROR_SQLSTATE
-SELECT hilo_next('no_schema.err_t'); \echo :LAST_ERROR_SQLSTATE
+-- A missing schema: regclass input names the schema (3F000) up to 15, the
+-- relation (42P01) from 16 on; either exact error passes, nothing else.
+DO $$
+BEGIN
+    PERFORM hilo_next('no_schema.err_t');
+    RAISE NOTICE 'no error';
+EXCEPTION WHEN OTHERS THEN
+    RAISE NOTICE 'no such schema: %', (SQLSTATE, SQLERRM) IN
+        (('3F000', 'schema "no_schema" does not exist'),
+         ('42P01', 'relation "no_schema.err_t" does not exist'));
+END $$;
 -- an OID no table has
 SELECT hilo_next(0); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_next(4294967295::oid::regclass); \echo :LAST_ERROR_SQLSTATE

@@ -5,14 +5,20 @@
 SELECT source, target, path FROM pg_extension_update_paths('id_gen')
  WHERE path IS NOT NULL ORDER BY source, target;
 
--- The extension's members (count and digest of their descriptions) and its
--- configuration tables, compared between the two databases below.
-\set members 'SELECT count(*) AS members, md5(string_agg(obj, E\'\\n\' ORDER BY obj)) AS members_md5 FROM (SELECT pg_describe_object(classid, objid, objsubid) AS obj FROM pg_depend WHERE refclassid = \'pg_extension\'::regclass AND deptype = \'e\' AND refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\')) m; SELECT extconfig::regclass[] FROM pg_extension WHERE extname = \'id_gen\';'
+-- The extension's members (count and digest of their schema-qualified
+-- identities, which do not depend on what search_path shows) and its
+-- configuration tables, compared between the two databases below.  From 17
+-- on, the types a table, view or type brings with it (its row type, its
+-- array type) are members too; they follow their owner, so they are left out
+-- and the count is the same on every version.
+\set members 'SELECT count(*) AS members, md5(string_agg(obj, E\'\\n\' ORDER BY obj)) AS members_md5 FROM (SELECT (SELECT type || \' \' || identity FROM pg_identify_object(classid, objid, objsubid)) AS obj FROM pg_depend WHERE refclassid = \'pg_extension\'::regclass AND deptype = \'e\' AND refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\') AND NOT (classid = \'pg_type\'::regclass AND objid IN (SELECT typarray FROM pg_type UNION ALL SELECT reltype FROM pg_class WHERE relkind <> \'c\'))) m'
+\set config 'SELECT extconfig::regclass[]::text AS config FROM pg_extension WHERE extname = \'id_gen\''
 
 -- Column types of the configuration tables and the definitions of the
 -- member functions and views: an upgrade script that changes a column or
 -- a function must leave them as a fresh install has them.
-\set definitions 'SELECT string_agg(format(\'%s.%s %s\', c.relname, a.attname, format_type(a.atttypid, a.atttypmod)), \', \' ORDER BY c.relname, a.attnum) AS config_columns FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relkind = \'r\' AND a.attnum > 0 AND NOT a.attisdropped AND c.oid = ANY ((SELECT extconfig FROM pg_extension WHERE extname = \'id_gen\')::oid[]); SELECT md5(string_agg(def, E\'\\n\' ORDER BY def)) AS definitions_md5 FROM (SELECT pg_get_functiondef(p.oid) AS def FROM pg_proc p JOIN pg_depend d ON d.classid = \'pg_proc\'::regclass AND d.objid = p.oid WHERE d.refclassid = \'pg_extension\'::regclass AND d.deptype = \'e\' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\') AND p.prokind <> \'a\' UNION ALL SELECT pg_get_viewdef(c.oid) FROM pg_class c JOIN pg_depend d ON d.classid = \'pg_class\'::regclass AND d.objid = c.oid WHERE c.relkind = \'v\' AND d.refclassid = \'pg_extension\'::regclass AND d.deptype = \'e\' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\')) x;'
+\set columns 'SELECT string_agg(format(\'%s.%s %s\', c.relname, a.attname, format_type(a.atttypid, a.atttypmod)), \', \' ORDER BY c.relname, a.attnum) AS config_columns FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relkind = \'r\' AND a.attnum > 0 AND NOT a.attisdropped AND c.oid = ANY ((SELECT extconfig FROM pg_extension WHERE extname = \'id_gen\')::oid[])'
+\set definitions 'SELECT md5(string_agg(def, E\'\\n\' ORDER BY def)) AS definitions_md5 FROM (SELECT pg_get_functiondef(p.oid) AS def FROM pg_proc p JOIN pg_depend d ON d.classid = \'pg_proc\'::regclass AND d.objid = p.oid WHERE d.refclassid = \'pg_extension\'::regclass AND d.deptype = \'e\' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\') AND p.prokind <> \'a\' UNION ALL SELECT pg_get_viewdef(c.oid) FROM pg_class c JOIN pg_depend d ON d.classid = \'pg_class\'::regclass AND d.objid = c.oid WHERE c.relkind = \'v\' AND d.refclassid = \'pg_extension\'::regclass AND d.deptype = \'e\' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\')) x'
 
 CREATE DATABASE id_gen_upgraded;
 CREATE DATABASE id_gen_fresh;
@@ -20,11 +26,11 @@ CREATE DATABASE id_gen_fresh;
 -- Comments and privileges of the members: an upgrade script that forgets a
 -- COMMENT or a GRANT leaves users with a different extension than a fresh
 -- install gives.
-\set annotations 'SELECT md5(string_agg(line, E\'\\n\' ORDER BY line)) AS annotations_md5, count(described) AS commented FROM (SELECT pg_describe_object(d.classid, d.objid, d.objsubid) || \': \' || coalesce(ds.description, \'-\') || \' \' || coalesce((SELECT relacl::text FROM pg_class WHERE d.classid = \'pg_class\'::regclass AND oid = d.objid), (SELECT proacl::text FROM pg_proc WHERE d.classid = \'pg_proc\'::regclass AND oid = d.objid), (SELECT nspacl::text FROM pg_namespace WHERE d.classid = \'pg_namespace\'::regclass AND oid = d.objid), (SELECT typacl::text FROM pg_type WHERE d.classid = \'pg_type\'::regclass AND oid = d.objid), \'-\') AS line, ds.description AS described FROM pg_depend d LEFT JOIN pg_description ds ON ds.classoid = d.classid AND ds.objoid = d.objid AND ds.objsubid = d.objsubid WHERE d.refclassid = \'pg_extension\'::regclass AND d.deptype = \'e\' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\')) x;'
+\set annotations 'SELECT md5(string_agg(line, E\'\\n\' ORDER BY line)) AS annotations_md5, count(described) AS commented FROM (SELECT pg_describe_object(d.classid, d.objid, d.objsubid) || \': \' || coalesce(ds.description, \'-\') || \' \' || coalesce((SELECT relacl::text FROM pg_class WHERE d.classid = \'pg_class\'::regclass AND oid = d.objid), (SELECT proacl::text FROM pg_proc WHERE d.classid = \'pg_proc\'::regclass AND oid = d.objid), (SELECT nspacl::text FROM pg_namespace WHERE d.classid = \'pg_namespace\'::regclass AND oid = d.objid), (SELECT typacl::text FROM pg_type WHERE d.classid = \'pg_type\'::regclass AND oid = d.objid), \'-\') AS line, ds.description AS described FROM pg_depend d LEFT JOIN pg_description ds ON ds.classoid = d.classid AND ds.objoid = d.objid AND ds.objsubid = d.objsubid WHERE d.refclassid = \'pg_extension\'::regclass AND d.deptype = \'e\' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\')) x'
 
 -- The operator families' contents (operators and support functions by
 -- strategy and types): members of a family are not extension members.
-\set families 'SELECT count(*) AS family_entries, md5(string_agg(e, E\'\\n\' ORDER BY e)) AS families_md5 FROM (SELECT format(\'%s %s op %s %s(%s,%s)\', f.opfname, am.amname, o.amopstrategy, o.amopopr::regoperator, o.amoplefttype::regtype, o.amoprighttype::regtype) AS e FROM pg_amop o JOIN pg_opfamily f ON f.oid = o.amopfamily JOIN pg_am am ON am.oid = f.opfmethod WHERE f.opfname LIKE \'timeuuid%\' UNION ALL SELECT format(\'%s %s proc %s %s(%s,%s)\', f.opfname, am.amname, p.amprocnum, p.amproc::regprocedure, p.amproclefttype::regtype, p.amprocrighttype::regtype) FROM pg_amproc p JOIN pg_opfamily f ON f.oid = p.amprocfamily JOIN pg_am am ON am.oid = f.opfmethod WHERE f.opfname LIKE \'timeuuid%\') x;'
+\set families 'SELECT count(*) AS family_entries, md5(string_agg(e, E\'\\n\' ORDER BY e)) AS families_md5 FROM (SELECT format(\'%s %s op %s %s(%s,%s)\', f.opfname, am.amname, o.amopstrategy, o.amopopr::regoperator, o.amoplefttype::regtype, o.amoprighttype::regtype) AS e FROM pg_amop o JOIN pg_opfamily f ON f.oid = o.amopfamily JOIN pg_am am ON am.oid = f.opfmethod WHERE f.opfname LIKE \'timeuuid%\' UNION ALL SELECT format(\'%s %s proc %s %s(%s,%s)\', f.opfname, am.amname, p.amprocnum, p.amproc::regprocedure, p.amproclefttype::regtype, p.amprocrighttype::regtype) FROM pg_amproc p JOIN pg_opfamily f ON f.oid = p.amprocfamily JOIN pg_am am ON am.oid = f.opfmethod WHERE f.opfname LIKE \'timeuuid%\') x'
 
 \c id_gen_upgraded
 CREATE EXTENSION id_gen VERSION '1.0';
@@ -52,20 +58,36 @@ INSERT INTO t DEFAULT VALUES;
 SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids FROM t;
 INSERT INTO bound DEFAULT VALUES;
 SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids, max(id) AS max_id FROM bound;
--- Members and configuration tables of the updated extension.
-:members
-:definitions
-:annotations
-:families
+-- Members, configuration tables, columns, definitions, comments,
+-- privileges and operator families of the updated extension, kept for the
+-- comparison below (the values themselves differ between PostgreSQL
+-- versions: 17 and 18 have some of the names in core, see id_gen--1.3.sql).
+:members \gset up_
+:config \gset up_
+:columns \gset up_
+:definitions \gset up_
+:annotations \gset up_
+:families \gset up_
 
 \c id_gen_fresh
 CREATE EXTENSION id_gen;
 SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
--- The same members (same count and digest) and configuration tables.
-:members
-:definitions
-:annotations
-:families
+:members \gset fresh_
+:config \gset fresh_
+:columns \gset fresh_
+:definitions \gset fresh_
+:annotations \gset fresh_
+:families \gset fresh_
+-- Both ways end with the same extension.
+SELECT :'fresh_members' AS members,
+       :'up_members' = :'fresh_members' AND :'up_members_md5' = :'fresh_members_md5' AS same_members,
+       :'up_config' = :'fresh_config' AS same_configuration_tables,
+       :'up_config_columns' = :'fresh_config_columns' AS same_columns,
+       :'up_definitions_md5' = :'fresh_definitions_md5' AS same_definitions;
+SELECT :'up_annotations_md5' = :'fresh_annotations_md5' AND :'up_commented' = :'fresh_commented'
+         AS same_comments_and_privileges,
+       :'up_family_entries' = :'fresh_family_entries' AND :'up_families_md5' = :'fresh_families_md5'
+         AS same_operator_families;
 
 \c postgres
 DROP DATABASE id_gen_upgraded;

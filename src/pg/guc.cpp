@@ -5,13 +5,13 @@
 #include "pg/guc.hpp"
 
 #include "core/utc_time.hpp"
+#include "pg/compat.hpp"
 
 extern "C" {
 #include "utils/guc.h"
 }
 
 #include <climits>
-#include <cstdlib>
 #include <ctime>
 
 int			idgen_hilo_max_lo = 1000;
@@ -55,8 +55,8 @@ check_snowflake_epoch(char **newval, void **extra, GucSource source)
 		GUC_check_errhint("Choose an epoch at or before the time the first id is generated.");
 		return false;
 	}
-	/* PostgreSQL 15 frees GUC "extra" with free(). */
-	int64	   *parsed = static_cast<int64 *>(malloc(sizeof(int64)));
+	/* The server frees *extra: free() on 15, pfree() from 16 (compat.hpp). */
+	int64	   *parsed = static_cast<int64 *>(idgen_guc_extra_alloc(sizeof(int64)));
 
 	if (parsed == nullptr)
 		return false;

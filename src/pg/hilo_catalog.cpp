@@ -4,6 +4,7 @@
  * privileged SQL run as the extension owner.
  */
 #include "pg/pg.hpp"
+#include "pg/compat.hpp"
 
 #include "pg/hilo.hpp"
 
@@ -74,7 +75,7 @@ hilo_seq_resolve(const char *name)
 
 	if (name == NULL)
 		return InvalidOid;
-	names = stringToQualifiedNameList(name);
+	names = idgen_qualified_name_list(name);
 	/* Stored names are always qualified: never resolve through search_path. */
 	if (list_length(names) != 2)
 		return InvalidOid;
@@ -163,7 +164,7 @@ hilo_check_table(Oid relid, bool need_owner)
 				 errhint("Use an identity column or a sequence for temporary tables.")));
 	if (need_owner)
 	{
-		if (!pg_class_ownercheck(relid, GetUserId()))
+		if (!idgen_rel_ownercheck(relid, GetUserId()))
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 					 errmsg("must be owner of table %s", hilo_relname(relid)),

@@ -32,6 +32,7 @@
  * the data; that is always safe, only slower.
  */
 #include "pg/pg.hpp"
+#include "pg/compat.hpp"
 
 #include "pg/hilo.hpp"
 
@@ -452,7 +453,7 @@ hilo_leaf_max(const HiloLeaf *leaf, bool cheap_only, int64 *max)
 
 		if (index != NULL && index->rd_rel->relkind == RELKIND_INDEX)
 		{
-			IndexScanDesc scan = index_beginscan(heap, index, &dirty, 1, 0);
+			IndexScanDesc scan = idgen_index_beginscan(heap, index, &dirty, 1, 0);
 			ScanKeyData notnull;
 
 			ScanKeyEntryInitialize(&notnull, SK_ISNULL | SK_SEARCHNOTNULL, 1, InvalidStrategy,
@@ -550,7 +551,7 @@ hilo_leaf_has_in_range(const HiloLeaf *leaf, int64 lo, int64 hi)
 	}
 	InitDirtySnapshot(dirty);
 	slot = table_slot_create(heap, NULL);
-	scan = index_beginscan(heap, index, &dirty, 1, 0);
+	scan = idgen_index_beginscan(heap, index, &dirty, 1, 0);
 	index_rescan(scan, &key, 1, NULL, 0);
 	/* The smallest value first: forward in an ascending index. */
 	if (index_getnext_slot(scan, leaf->backward ? ForwardScanDirection : BackwardScanDirection, slot))

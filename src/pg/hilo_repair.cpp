@@ -10,6 +10,7 @@
  * one is moved above the data.
  */
 #include "pg/pg.hpp"
+#include "pg/compat.hpp"
 
 #include "pg/hilo.hpp"
 
@@ -183,7 +184,7 @@ hilo_create_own_seq(const char *name, HiloStrategy strategy, int32 max_lo, int64
 static int
 hilo_repair_elevel(void)
 {
-	return IsBackgroundWorker ? LOG : NOTICE;
+	return idgen_am_background_worker() ? LOG : NOTICE;
 }
 
 static void

@@ -22,6 +22,7 @@
  * role once it holds the key, in case the key changed in between.
  */
 #include "pg/pg.hpp"
+#include "pg/compat.hpp"
 
 #include "pg/hilo.hpp"
 
@@ -196,7 +197,7 @@ hilo_check_set_max_lo_privileges(const HiloKeyRow *row, Oid role)
 				 errdetail("Changing the block size moves the key's sequence forward, as setval() does."),
 				 errhint("Changing the block size of a bound key needs UPDATE on its sequence.")));
 	if (idgen::hilo_size_is_increment(row->strategy) &&
-		!pg_class_ownercheck(row->seqid, role))
+		!idgen_rel_ownercheck(row->seqid, role))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("must be owner of sequence %s", hilo_relname(row->seqid)),
@@ -545,7 +546,7 @@ hilo_holds_conflicting_lock(const LOCKTAG *tag, LOCKMODE mode)
 {
 	for (LOCKMODE held = AccessShareLock; held <= AccessExclusiveLock; held++)
 	{
-		if (DoLockModesConflict(held, mode) && LockHeldByMe(tag, held))
+		if (DoLockModesConflict(held, mode) && idgen_lock_held_by_me(tag, held))
 			return true;
 	}
 	return false;

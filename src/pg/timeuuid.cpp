@@ -14,6 +14,7 @@
  * throws, so these wrappers call it directly, without idgen_guard().
  */
 #include "pg/pg.hpp"
+#include "pg/compat.hpp"
 #include "pg/unix_time.hpp"
 
 extern "C" {
@@ -246,21 +247,17 @@ tu_abbrev_abort(int memtupcount, SortSupport ssup)
 	card = estimateHyperLogLog(&st->card);
 	if (card > 100000.0)
 	{
-#ifdef TRACE_SORT
-		if (trace_sort)
+		if (IDGEN_TRACE_SORT)
 			elog(LOG, "timeuuid_abbrev: estimation ends at cardinality %f after " INT64_FORMAT " values",
 				 card, st->input_count);
-#endif
 		st->estimating = false;
 		return false;
 	}
 	if (card < st->input_count / 2000.0 + 0.5)
 	{
-#ifdef TRACE_SORT
-		if (trace_sort)
+		if (IDGEN_TRACE_SORT)
 			elog(LOG, "timeuuid_abbrev: aborting abbreviation at cardinality %f after " INT64_FORMAT " values",
 				 card, st->input_count);
-#endif
 		return true;
 	}
 	return false;

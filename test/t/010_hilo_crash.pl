@@ -7,6 +7,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IdGenCompat;
 
 my $node = PostgreSQL::Test::Cluster->new('hilo_crash');
 $node->init;
@@ -29,10 +30,10 @@ for my $i (1 .. 5)
 # just drawn a new block; another whose first use of a key never commits.
 my $s1 = $node->background_psql('postgres');
 $s1->query_safe("BEGIN");
-my $held = $s1->query_safe("SELECT max(hilo_next('t')) FROM generate_series(1, 130)");
+my $held = query_line($s1, "SELECT max(hilo_next('t')) FROM generate_series(1, 130)");
 my $s2 = $node->background_psql('postgres');
 $s2->query_safe("BEGIN");
-my $first = $s2->query_safe("SELECT hilo_next('firstuse')");
+my $first = query_line($s2, "SELECT hilo_next('firstuse')");
 is($first, '1', 'first use of a key inside an open transaction');
 
 my $committed_max = $node->safe_psql('postgres', "SELECT max(id) FROM t");

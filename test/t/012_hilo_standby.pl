@@ -6,6 +6,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IdGenCompat;
 
 my $primary = PostgreSQL::Test::Cluster->new('hilo_primary');
 $primary->init(allows_streaming => 1);
@@ -29,7 +30,7 @@ for my $i (1 .. 3)
 # A session holding a block in an open transaction when the primary dies.
 my $s = $primary->background_psql('postgres');
 $s->query_safe('BEGIN');
-my $held = $s->query_safe("SELECT max(hilo_next('t')) FROM generate_series(1, 60)");
+my $held = query_line($s, "SELECT max(hilo_next('t')) FROM generate_series(1, 60)");
 $primary->wait_for_catchup($standby);
 my $committed_max = $primary->safe_psql('postgres', 'SELECT max(id) FROM t');
 

@@ -13,6 +13,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IdGenCompat;
 
 my $node = PostgreSQL::Test::Cluster->new('hilo_bulk_load');
 $node->init;
@@ -24,7 +25,7 @@ $node->safe_psql('postgres', q{
 
 # A session holding a block (1..999, next id 2).
 my $old = $node->background_psql('postgres');
-is($old->query_safe("SELECT hilo_next('t')"), '1', 'the old session holds the first block');
+is(query_line($old, "SELECT hilo_next('t')"), '1', 'the old session holds the first block');
 my $reserved = $node->safe_psql('postgres',
 	"SELECT reserved_to FROM hilo_keys WHERE table_name = 't'::regclass");
 is($reserved, '999', 'reserved_to: the highest id any session may hold');
@@ -63,12 +64,12 @@ $loader->quit;
 
 # A load into the block a session holds is not seen by that session until
 # it draws again or notices an invalidation; hilo_set_floor() sends one.
-my $next = $old->query_safe("SELECT hilo_next('t')");
+my $next = query_line($old, "SELECT hilo_next('t')");
 my $into = $next + 3;
 $node->safe_psql('postgres', "INSERT INTO t VALUES ($into, 'into block')");
 is($node->safe_psql('postgres', "SELECT hilo_set_floor('t') > $into"), 't',
 	'hilo_set_floor() after the load');
-my $after = $old->query_safe("INSERT INTO t (v) VALUES ('old after floor') RETURNING id");
+my $after = query_line($old, "INSERT INTO t (v) VALUES ('old after floor') RETURNING id");
 cmp_ok($after, '>', $into, 'the old session dropped the rest of its block the load reached into');
 $old->quit;
 

@@ -3,11 +3,20 @@
 # an unset launch id, the 1.0 -> 1.1 upgrade path works, several databases
 # share the server's generator while each keeps its own persisted floor, and
 # pg_dump carries the floor and generator sequences.
+#
+# A snowflake_epoch in postgresql.conf replaces the default while the library
+# loads, so the server frees the default's parsed value: with free() on 15,
+# with pfree() from 16, which needs memory from guc_malloc() (a malloc()ed
+# value made a preloaded server exit at start with "pfree called with invalid
+# pointer", and CREATE EXTENSION fail without preloading).  Both nodes below
+# start with the epoch in postgresql.conf; the second one does not preload and
+# also replaces the value by reload.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IdGenCompat;
 
 my $node = PostgreSQL::Test::Cluster->new('sf_preload');
 $node->init;
@@ -66,4 +75,33 @@ is($node->safe_psql('postgres',
 	't', 'snowflake_state(): counts, floor ahead of the last id, end of the time field for this epoch');
 
 $node->stop;
+
+# Not preloaded: the library loads in a backend, which applies the epoch from
+# postgresql.conf; a reload then replaces it in every backend that loaded it.
+my $conf = PostgreSQL::Test::Cluster->new('sf_conf');
+$conf->init;
+$conf->append_conf('postgresql.conf', "id_gen.snowflake_epoch = '2019-06-01 00:00:00Z'\n");
+$conf->start;
+($ret, $out, $err) = $conf->psql('postgres', 'CREATE EXTENSION id_gen');
+is($ret, 0, 'not preloaded: CREATE EXTENSION works with an epoch in postgresql.conf');
+is($err, '', 'without a complaint');
+is($conf->safe_psql('postgres', "SELECT epoch FROM snowflake_state()"), '2019-06-01 00:00:00+00',
+	'not preloaded: the configured epoch is in force');
+my $bg = $conf->background_psql('postgres');
+$bg->query_safe('SELECT snowflake_next()');
+$conf->append_conf('postgresql.conf', "id_gen.snowflake_epoch = '2019-07-01 00:00:00Z'\n");
+$conf->reload;
+$conf->poll_query_until('postgres', "SELECT current_setting('id_gen.snowflake_epoch') = '2019-07-01 00:00:00Z'")
+	or die 'reload not seen';
+# The session that had loaded the library replaced its value on the reload.
+is(query_line($bg, "SELECT current_setting('id_gen.snowflake_epoch')"), '2019-07-01 00:00:00Z',
+	'a session with the library loaded takes the new value on reload');
+is(query_line($bg, 'SELECT epoch FROM snowflake_state()'), '2019-06-01 00:00:00+00',
+	'ids keep the epoch read when the generator state was created (until the next restart)');
+$bg->quit;
+is($conf->safe_psql('postgres', 'SELECT snowflake_next() > 0'), 't', 'the server still generates');
+$conf->restart;
+is($conf->safe_psql('postgres', "SELECT epoch FROM snowflake_state()"), '2019-07-01 00:00:00+00',
+	'after a restart the new epoch is in force');
+$conf->stop;
 done_testing();

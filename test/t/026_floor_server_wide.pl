@@ -8,12 +8,14 @@
 #  - a second database whose own floor (its id_gen.clock_floor sequence) is
 #    far behind the ids the first database issued;
 #  - the first call after the restart made by a parallel worker
-#    (force_parallel_mode), which cannot write a sequence.
+#    (force_parallel_mode; debug_parallel_query from 16), which cannot
+#    write a sequence.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IdGenCompat;
 
 my $node = PostgreSQL::Test::Cluster->new('floor_wide');
 $node->init;
@@ -57,7 +59,7 @@ is($node->safe_psql('other',
 	't', 'after a crash, a second database issues ids above every id the first one issued');
 
 # The same with a parallel worker making the first call after the crash.
-my $parallel = q{SET force_parallel_mode = on; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;};
+my $parallel = 'SET ' . force_parallel_setting($node) . ' = on; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;';
 crash_and_set_clock(-3000);
 my $plan = $node->safe_psql('postgres',
 	"$parallel EXPLAIN (COSTS OFF) SELECT timeuuid_next() FROM generate_series(1, 1000)");

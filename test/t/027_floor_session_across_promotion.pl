@@ -8,6 +8,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IdGenCompat;
 
 my $primary = PostgreSQL::Test::Cluster->new('sess_primary');
 $primary->init(allows_streaming => 1);
@@ -27,7 +28,7 @@ $primary->wait_for_catchup($standby);
 # A session on the standby, with its clock 3 s behind, generates there.
 my $s = $standby->background_psql('postgres');
 $s->query_safe('SET id_gen.clock_offset_ms = -3000');
-my $on_standby = $s->query_safe('SELECT timeuuid_next()');
+my $on_standby = query_line($s, 'SELECT timeuuid_next()');
 ok($on_standby, 'timeuuid_next() works in the standby session');
 
 # The primary goes on for two seconds beyond the floor the standby read.
@@ -44,11 +45,11 @@ $standby->promote;
 $standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()') or die 'promotion failed';
 
 # The same session, its clock still 3 s behind.
-my $first_after = $s->query_safe('SELECT timeuuid_next()');
-is($s->query_safe("SELECT '$first_after'::timeuuid > '$max_primary'::timeuuid"), 't',
+my $first_after = query_line($s, 'SELECT timeuuid_next()');
+is(query_line($s, "SELECT '$first_after'::timeuuid > '$max_primary'::timeuuid"), 't',
 	'the first timeuuid of the session that lived through the promotion is above every one of the old primary');
 $s->query_safe("INSERT INTO ids SELECT 'promoted', timeuuid_next() FROM generate_series(1, 1000)");
-is($s->query_safe("SELECT min(tu) > '$max_primary'::timeuuid FROM ids WHERE origin = 'promoted'"), 't',
+is(query_line($s, "SELECT min(tu) > '$max_primary'::timeuuid FROM ids WHERE origin = 'promoted'"), 't',
 	'and so are all that follow');
 $s->quit;
 

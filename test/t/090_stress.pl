@@ -43,6 +43,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IdGenCompat;
 use Time::HiRes ();
 
 my $t_start = Time::HiRes::time();
@@ -61,6 +62,8 @@ die "ID_GEN_STRESS_SECONDS must be a positive integer\n"
 my @known_skips =
   qw(restart promotion clock parallel prepared savepoint readonly maxlo bind db2 hold quiet);
 my %skip;
+# force_parallel_mode, or debug_parallel_query from 16: set with the first node.
+my $force_parallel;
 for my $w (split /[\s,]+/, $ENV{ID_GEN_STRESS_SKIP} // '')
 {
 	next if $w eq '';
@@ -349,7 +352,7 @@ sub sel_sql
 	}
 	if ($gen eq 'tu')
 	{
-		my $f = chance(0.3) ? 'uuidv7()' : 'timeuuid_next()';
+		my $f = chance(0.3) ? 'uuidv7_next()' : 'timeuuid_next()';
 		return "SELECT 'tu', '-', 'x', $g, $f FROM generate_series(1, $n);\n";
 	}
 	return "SELECT 'dec', '-', 'x', $g, decimal_id() FROM generate_series(1, $n);\n"
@@ -742,7 +745,7 @@ sub op_parallel
 	my ($s) = @_;
 	my $op = new_op($s, 'parallel');
 	my $g = new_grp($op, par => 1);
-	my $sql = "SET force_parallel_mode = on;\nSET parallel_setup_cost = 0;\n"
+	my $sql = "SET $force_parallel = on;\nSET parallel_setup_cost = 0;\n"
 	  . "SET parallel_tuple_cost = 0;\nSET min_parallel_table_scan_size = 0;\n"
 	  . "SET max_parallel_workers_per_gather = 2;\n";
 	my $desc;
@@ -757,7 +760,7 @@ sub op_parallel
 	else
 	{
 		my $m = pick(10, 25, 100);
-		my $f = chance(0.3) ? 'uuidv7()' : 'timeuuid_next()';
+		my $f = chance(0.3) ? 'uuidv7_next()' : 'timeuuid_next()';
 		$sql .= "SELECT 'tu', '-', 'x', $g, $f FROM big WHERE g % $m = 0;\n";
 		$desc = "parallel scan $f (1 in $m rows)";
 	}
@@ -767,7 +770,7 @@ sub op_parallel
 		$sql .= sel_sql($op, $gen, rows());
 		$desc .= ", serial $gen";
 	}
-	$sql .= "RESET force_parallel_mode;\nRESET parallel_setup_cost;\nRESET parallel_tuple_cost;\n"
+	$sql .= "RESET $force_parallel;\nRESET parallel_setup_cost;\nRESET parallel_tuple_cost;\n"
 	  . "RESET min_parallel_table_scan_size;\nRESET max_parallel_workers_per_gather;\n";
 	$sql .= cover_sql($op);
 	$op->{sql} = $sql;
@@ -1081,6 +1084,7 @@ sub promote_standby
 # ---------------------------------------------------------------------------
 my $node_a = PostgreSQL::Test::Cluster->new('stress_primary');
 $node_a->init(allows_streaming => 1);
+$force_parallel = force_parallel_setting($node_a);
 $node_a->append_conf('postgresql.conf', join("\n",
 	($preload ? "shared_preload_libraries = 'id_gen'" : ()),
 	"id_gen.worker_id = $WORKER_ID",
@@ -1118,7 +1122,7 @@ for my $db (@dbs)
 
 unless ($skip{parallel})
 {
-	my $par = q{SET force_parallel_mode = on; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+	my $par = qq{SET $force_parallel = on; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
 		SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;};
 	my $p1 = $node_a->safe_psql('postgres', "$par EXPLAIN (COSTS OFF) SELECT timeuuid_next() FROM big");
 	my $p2 = $node_a->safe_psql('postgres',

@@ -62,8 +62,11 @@ SET ROLE idgen_enc_user;
 -- Ordinary users use the key but can neither read nor change it.
 SELECT id_decode(id_encode(42)) AS user_round_trip,
        id_encode(42) = id_encode(42, 'server secret') AS user_same_key;
-SHOW id_gen.encode_key; \echo :LAST_ERROR_SQLSTATE
-SELECT current_setting('id_gen.encode_key'); \echo :LAST_ERROR_SQLSTATE
+-- (the message's wording changed in 16: only the SQLSTATE is shown)
+\set VERBOSITY sqlstate
+SHOW id_gen.encode_key;
+SELECT current_setting('id_gen.encode_key');
+\set VERBOSITY default
 SELECT count(*) AS visible_in_pg_settings FROM pg_settings WHERE name = 'id_gen.encode_key';
 SET id_gen.encode_key = 'mine'; \echo :LAST_ERROR_SQLSTATE
 -- pg_db_role_setting is readable by every user: never ALTER DATABASE/ROLE ... SET the key.
@@ -74,12 +77,16 @@ SHOW id_gen.encode_key;
 -- Parallel workers get the leader's setting: same results under a Gather.
 CREATE TEMP TABLE serial AS SELECT g, id_encode(g) AS y FROM generate_series(1, 1000) g;
 CREATE TABLE par_src AS SELECT g FROM generate_series(1, 1000) g;
-SET force_parallel_mode = on;
+-- Every query through a parallel worker: force_parallel_mode up to 15,
+-- renamed debug_parallel_query in 16.
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
+                       THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END, 'on', false) AS parallel_forced;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 EXPLAIN (COSTS OFF) SELECT id_encode(g) FROM par_src;
 SELECT count(*) AS same_in_parallel FROM par_src p JOIN serial s USING (g) WHERE id_encode(p.g) = s.y;
-RESET force_parallel_mode;
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
+                       THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END, 'off', false) AS parallel_forced;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 DROP TABLE par_src;

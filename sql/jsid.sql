@@ -130,9 +130,13 @@ BEGIN READ ONLY;
 SELECT jsid_next(); \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 CREATE FUNCTION pg_temp.lying_wrapper() RETURNS bigint LANGUAGE sql PARALLEL SAFE AS 'SELECT jsid_next()';
-SET force_parallel_mode = on;
+-- Every query through a parallel worker: force_parallel_mode up to 15,
+-- renamed debug_parallel_query in 16.
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
+                       THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END, 'on', false) AS parallel_forced;
 SELECT pg_temp.lying_wrapper(); \echo :LAST_ERROR_SQLSTATE
-RESET force_parallel_mode;
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
+                       THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END, 'off', false) AS parallel_forced;
 
 -- 9. A worker id that does not fit 4 bits is refused, never truncated
 -- (worker 17 would collide with worker 1).

@@ -109,13 +109,14 @@ SELECT f.opfname, a.amname, count(*) FILTER (WHERE o.amoplefttype <> o.amopright
 -- (pg_catalog, searched first), the name here calls core's; where it lacks
 -- it, the name is this library's.  Either way a name exists, so a dump made
 -- on an older server (DEFAULT public.uuidv7()) restores on a newer one.
-SELECT p.oid::regprocedure AS function,
-       (l.lanname = 'sql') = (pg_catalog.to_regprocedure('pg_catalog.' || p.oid::regprocedure::text) IS NOT NULL)
+SELECT format('%s(%s)', p.proname, pg_get_function_identity_arguments(p.oid)) AS function,
+       (l.lanname = 'sql') = (pg_catalog.to_regprocedure(format('pg_catalog.%s(%s)', p.proname,
+                                pg_get_function_identity_arguments(p.oid))) IS NOT NULL)
          AS calls_core_where_core_has_it
   FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
  WHERE p.proname IN ('uuid_extract_timestamp', 'uuid_extract_version', 'uuidv7')
    AND p.pronamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'id_gen')
- ORDER BY 1::text;
+ ORDER BY 1;
 SELECT uuid_extract_version(uuidv4()) AS v4, uuid_extract_version(uuidv7()) AS v7,
        uuid_extract_version(uuidv7('-1 day')) AS v7_shifted;
 -- The server-wide stream typed uuid has a name no PostgreSQL version uses.

@@ -28,6 +28,13 @@ extern "C" {
 #error "id_gen builds against PostgreSQL 15 to 18"
 #endif
 
+/* 16 moved the varlena macros (VARDATA_ANY, VARSIZE_ANY_EXHDR) to varatt.h. */
+#if PG_VERSION_NUM >= 160000
+extern "C" {
+#include "varatt.h"
+}
+#endif
+
 /*
  * 16 replaced pg_class_ownercheck() and its siblings with
  * object_ownercheck(classid, ...).

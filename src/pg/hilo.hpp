@@ -233,7 +233,7 @@ extern bool hilo_block_above_data(Oid relid, Oid seqid, idgen::HiloStrategy stra
 extern bool hilo_block_reached(Oid relid, const idgen::HiloBlock *block);
 
 /* The key's data reaches the end of the bigint range: ERROR. */
-extern void hilo_exhausted(Oid relid, int64 taken_to) pg_attribute_noreturn();
+[[noreturn]] extern void hilo_exhausted(Oid relid, int64 taken_to);
 
 extern void hilo_floor_init(void);
 

@@ -10,6 +10,7 @@
  * directly, without idgen_guard(), as timeuuid.cpp does.
  */
 #include "pg/pg.hpp"
+#include "pg/compat.hpp"
 #include "pg/guc.hpp"
 
 #include "core/id_permute.hpp"

@@ -152,8 +152,8 @@ static const IdgenShmemStruct clock_shmem = {
 	"id_gen clock floors", sizeof(IdgenClockShared), clock_shared_init
 };
 
-static void
-clock_relcache_callback(Datum arg, Oid relid)
+void
+idgen_clock_relcache(Oid relid)
 {
 	if (!OidIsValid(relid) || relid == floor_seq)
 		floor_seq = InvalidOid;
@@ -171,7 +171,6 @@ void
 idgen_clock_init(void)
 {
 	idgen_shmem_register(&clock_shmem);
-	CacheRegisterRelcacheCallback(clock_relcache_callback, (Datum) 0);
 }
 
 /* This database's floor slot (see idgen_database_index). */

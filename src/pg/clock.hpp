@@ -124,3 +124,6 @@ extern void idgen_sleep_ms(int64 ms);
 
 /* From _PG_init: register the floor slots' shared memory. */
 extern void idgen_clock_init(void);
+
+/* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
+extern void idgen_clock_relcache(Oid relid);

@@ -44,6 +44,9 @@ extern "C" {
 /* From _PG_init: the invalidation callbacks of the backend's caches. */
 extern void idgen_hilo_init(void);
 
+/* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
+extern void idgen_hilo_relcache(Oid relid);
+
 /* ---------------------------------------------------------------------
  * Shared structures
  * --------------------------------------------------------------------- */
@@ -181,7 +184,8 @@ extern void hilo_seq_set_next(Oid seqid, int64 next_v);
 /* Tells our own and (at commit) every backend's cache that relid changed. */
 extern void hilo_invalidate(Oid relid);
 
-extern void hilo_catalog_init(void);
+/* Relcache invalidation of relid (InvalidOid: all): cached key table OIDs. */
+extern void hilo_catalog_relcache(Oid relid);
 
 /* ---------------------------------------------------------------------
  * hilo_worker.cpp: creating and changing keys
@@ -235,7 +239,8 @@ extern bool hilo_block_reached(Oid relid, const idgen::HiloBlock *block);
 /* The key's data reaches the end of the bigint range: ERROR. */
 [[noreturn]] extern void hilo_exhausted(Oid relid, int64 taken_to);
 
-extern void hilo_floor_init(void);
+/* Relcache invalidation: the cached key columns are rebuilt at next use. */
+extern void hilo_floor_relcache(Oid relid);
 
 /* ---------------------------------------------------------------------
  * hilo_repair.cpp: creation and repair inside the key's transaction

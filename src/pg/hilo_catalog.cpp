@@ -489,18 +489,12 @@ hilo_invalidate(Oid relid)
 }
 
 /* The key table dropped (DROP EXTENSION) or everything invalidated. */
-static void
-hilo_catalog_relcache_callback(Datum arg, Oid relid)
+void
+hilo_catalog_relcache(Oid relid)
 {
 	if (!OidIsValid(relid) || relid == hilo_key_oid || relid == hilo_key_index_oid)
 	{
 		hilo_key_oid = InvalidOid;
 		hilo_key_index_oid = InvalidOid;
 	}
-}
-
-void
-hilo_catalog_init(void)
-{
-	CacheRegisterRelcacheCallback(hilo_catalog_relcache_callback, (Datum) 0);
 }

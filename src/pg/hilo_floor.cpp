@@ -364,8 +364,8 @@ hilo_find_leaves(Oid keyrel, HiloLeaf **out, bool *foreign)
 	return n;
 }
 
-static void
-hilo_leaf_cache_callback(Datum arg, Oid relid)
+void
+hilo_floor_relcache(Oid relid)
 {
 	hilo_leaf_generation++;
 }
@@ -677,10 +677,4 @@ hilo_block_reached(Oid relid, const HiloBlock *block)
 			return true;
 	}
 	return false;
-}
-
-void
-hilo_floor_init(void)
-{
-	CacheRegisterRelcacheCallback(hilo_leaf_cache_callback, (Datum) 0);
 }

@@ -327,13 +327,15 @@ IDGEN_FUNCTION(hilo_next)
  * --------------------------------------------------------------------- */
 
 /* Relcache invalidation of relid (InvalidOid: all): entries go stale. */
-static void
-hilo_relcache_callback(Datum arg, Oid relid)
+void
+idgen_hilo_relcache(Oid relid)
 {
 	if (!OidIsValid(relid) || relid == hilo_checking)
 		hilo_inval_count++;
 	if (hilo_cache != nullptr)
 		hilo_cache->mark_stale(relid);
+	hilo_catalog_relcache(relid);
+	hilo_floor_relcache(relid);
 }
 
 /*
@@ -354,9 +356,6 @@ hilo_role_callback(Datum arg, int cacheid, uint32 hashvalue)
 void
 idgen_hilo_init(void)
 {
-	hilo_catalog_init();
-	hilo_floor_init();
-	CacheRegisterRelcacheCallback(hilo_relcache_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, hilo_role_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(AUTHOID, hilo_role_callback, (Datum) 0);
 }

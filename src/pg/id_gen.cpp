@@ -16,8 +16,23 @@
 #include "pg/timeuuid_gen.hpp"
 
 extern "C" {
+#include "utils/inval.h"
+
 PG_MODULE_MAGIC;
 extern PGDLLEXPORT void _PG_init(void);
+}
+
+/*
+ * One relcache callback for the whole library, handing each invalidation to
+ * the modules that cache relation OIDs: PostgreSQL 15 allows a backend only
+ * ten (MAX_RELCACHE_CALLBACKS), and other extensions loaded beside this one
+ * (Citus registers several) need theirs.
+ */
+static void
+idgen_relcache_callback(Datum arg, Oid relid)
+{
+	idgen_clock_relcache(relid);
+	idgen_hilo_relcache(relid);
 }
 
 void
@@ -31,6 +46,7 @@ _PG_init(void)
 	idgen_timeuuid_init();
 	idgen_decimal_id_init();
 	idgen_hilo_init();
+	CacheRegisterRelcacheCallback(idgen_relcache_callback, (Datum) 0);
 }
 
 /*

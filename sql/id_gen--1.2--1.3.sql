@@ -462,3 +462,86 @@ COMMENT ON FUNCTION uuidv7(interval) IS
     'PostgreSQL 18 name: version 7 uuid for the current time shifted by the interval (core''s from 18 on)';
 COMMENT ON FUNCTION uuidv4() IS
     'PostgreSQL 18 name: a random (version 4) uuid, gen_random_uuid()';
+
+-- issue 8: many nodes
+-- ---------------------------------------------------------------------------
+-- Node identity: the worker id (snowflake_next, jsid_next) and launch id
+-- (decimal_id) this node writes into its ids, where each came from, and the
+-- checks that no two nodes of a cluster share one.
+CREATE FUNCTION node_identity(
+    OUT citus_group_id integer, OUT worker_id integer, OUT worker_id_source text,
+    OUT jsid_worker_id integer, OUT launch_id integer, OUT launch_id_source text)
+    AS 'MODULE_PATHNAME', 'node_identity'
+    LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION node_identity() IS
+    'this node''s worker id and launch id and where each came from (setting, citus group, default, unset); NULL where the generator would refuse';
+
+CREATE FUNCTION node_identity_collisions(identities jsonb,
+    OUT field text, OUT value integer, OUT nodes text[], OUT generators text)
+    RETURNS SETOF record
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+BEGIN
+    IF jsonb_typeof(identities) <> 'array'
+       OR EXISTS (SELECT FROM jsonb_array_elements(identities) e WHERE jsonb_typeof(e) <> 'object') THEN
+        RAISE EXCEPTION 'node_identity_collisions() takes a JSON array of objects, one per node'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'On each node run SELECT to_jsonb(i) FROM node_identity() i, add a "node" key naming it, '
+                         'and pass the array of the results.';
+    END IF;
+    RETURN QUERY
+    WITH n AS (
+        SELECT coalesce(e.v ->> 'node', '#' || e.ord) AS node,
+               (e.v ->> 'worker_id')::integer AS worker,
+               (e.v ->> 'launch_id')::integer AS launch
+        FROM jsonb_array_elements(identities) WITH ORDINALITY AS e(v, ord)
+    )
+    SELECT 'worker_id'::text, n.worker, array_agg(n.node ORDER BY n.node), 'snowflake_next, jsid_next'::text
+    FROM n WHERE n.worker IS NOT NULL GROUP BY n.worker HAVING count(*) > 1
+    UNION ALL
+    SELECT 'launch_id'::text, n.launch, array_agg(n.node ORDER BY n.node), 'decimal_id'::text
+    FROM n WHERE n.launch IS NOT NULL GROUP BY n.launch HAVING count(*) > 1
+    ORDER BY 1, 2;
+END
+$$;
+COMMENT ON FUNCTION node_identity_collisions(jsonb) IS
+    'worker ids and launch ids shared by two or more of the given nodes'' identities (a JSON array of node_identity() rows, each with a "node" name)';
+
+CREATE FUNCTION node_identity_check(
+    OUT field text, OUT value integer, OUT nodes text[], OUT generators text)
+    RETURNS SETOF record
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+DECLARE
+    ids jsonb;
+    failed text;
+BEGIN
+    IF to_regprocedure('pg_catalog.run_command_on_all_nodes(text,boolean,boolean)') IS NULL THEN
+        RAISE EXCEPTION 'node_identity_check() needs Citus: this database has no run_command_on_all_nodes()'
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'For servers without Citus, collect SELECT to_jsonb(i) FROM node_identity() i from each '
+                         'and pass them to node_identity_collisions().';
+    END IF;
+    EXECUTE $q$
+        SELECT jsonb_agg(CASE WHEN r.success THEN r.result::jsonb END
+                         || jsonb_build_object('node', coalesce(d.nodename || ':' || d.nodeport, 'node ' || r.nodeid)))
+                   FILTER (WHERE r.success),
+               string_agg(coalesce(d.nodename || ':' || d.nodeport, 'node ' || r.nodeid) || ': ' || r.result, '; ')
+                   FILTER (WHERE NOT r.success)
+        FROM pg_catalog.run_command_on_all_nodes($1) r
+        LEFT JOIN pg_catalog.pg_dist_node d ON d.nodeid = r.nodeid
+    $q$ INTO ids, failed
+    USING 'SELECT pg_catalog.to_jsonb(i) FROM @extschema@.node_identity() i';
+    IF failed IS NOT NULL THEN
+        RAISE EXCEPTION 'node_identity_check(): not every node answered'
+            USING ERRCODE = 'connection_exception', DETAIL = failed,
+                  HINT = 'Every node needs the id_gen extension (CREATE EXTENSION on the coordinator propagates it) and must be reachable.';
+    END IF;
+    RETURN QUERY SELECT * FROM @extschema@.node_identity_collisions(coalesce(ids, '[]'));
+END
+$$;
+COMMENT ON FUNCTION node_identity_check() IS
+    'on Citus: worker ids and launch ids shared by two or more nodes of the cluster (through run_command_on_all_nodes); no rows: none';
+-- end issue 8

@@ -23,7 +23,7 @@ SELECT jsid_min_id('2016-10-31 23:59:59.999+00'); \echo :LAST_ERROR_SQLSTATE
 SELECT jsid_max_id('infinity'); \echo :LAST_ERROR_SQLSTATE
 
 -- 2. A fresh id: this server's worker id, the current time, below 2^53.
-SELECT worker_id = current_setting('id_gen.worker_id')::int AS worker_ok,
+SELECT worker_id = (SELECT worker_id FROM node_identity()) AS worker_ok,
        ts BETWEEN clock_timestamp() - interval '2 seconds' AND clock_timestamp() AS time_ok
   FROM jsid_decode(jsid_next());
 

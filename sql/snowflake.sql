@@ -22,7 +22,7 @@ SHOW id_gen.snowflake_epoch;
 SHOW id_gen.max_clock_backward_ms;
 
 -- A fresh id carries this server's worker id and the current time.
-SELECT worker_id = current_setting('id_gen.worker_id')::int AS worker_ok,
+SELECT worker_id = (SELECT worker_id FROM node_identity()) AS worker_ok,
        ts BETWEEN clock_timestamp() - interval '2 seconds' AND clock_timestamp() AS time_ok
   FROM snowflake_decode(snowflake_next());
 
@@ -186,7 +186,7 @@ DROP ROLE idgen_snowflake_user;
 
 -- Bad settings are rejected, never used.
 ALTER SYSTEM SET id_gen.worker_id = 1024;
-ALTER SYSTEM SET id_gen.worker_id = -1;
+ALTER SYSTEM SET id_gen.worker_id = -2;
 ALTER SYSTEM SET id_gen.snowflake_epoch = '2999-01-01 00:00:00Z';
 ALTER SYSTEM SET id_gen.snowflake_epoch = '2016-11-01 00:00:00+01';
 -- 17 prints the range with units, "(0 ms .. 60000 ms)": the message is shown

@@ -18,6 +18,7 @@
 #include "pg/clock.hpp"
 #include "pg/db_slots.hpp"
 #include "pg/guc.hpp"
+#include "pg/node_identity.hpp"
 #include "pg/decimal_id.hpp"
 #include "pg/pg.hpp"
 #include "pg/server_floor.hpp"
@@ -163,16 +164,35 @@ take_generator(DecimalSlot *slot, uint64 seen)
 	UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
 }
 
+/*
+ * The launch id: id_gen.launch_id when set, else on a Citus node its group
+ * id + 1, else none, and decimal_id() refuses (node_identity.cpp).
+ */
 static int32
 checked_launch_id(void)
 {
-	if (idgen_launch_id < 0)
+	namespace ni = idgen::node_identity;
+	ni::Resolved r = idgen_node_launch();
+
+	if (r.status == ni::Status::Ok)
+		return r.id;
+	if (r.status == ni::Status::Unset)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("decimal_id(): id_gen.launch_id is not set"),
 				 errhint("Set id_gen.launch_id (1..99999, distinct for every server writing into the same tables) "
 						 "in postgresql.conf and reload; 0 is for tests only.")));
-	return idgen_launch_id;
+	int64		group = 0;
+
+	(void) idgen_citus_group(&group);
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("decimal_id(): this node's Citus group id %lld gives no launch id", (long long) group),
+			 errdetail("With id_gen.launch_id unset (-1) the launch id is the Citus group id + 1, at most %d.",
+					   idgen::decimal_id::kMaxLaunch),
+			 errhint("Set id_gen.launch_id on this node to a launch id from 1 to %d that no other node uses "
+					 "(node_identity_check() lists them) and reload.", idgen::decimal_id::kMaxLaunch)));
+	pg_unreachable();
 }
 
 /* decimal_id() → bigint. */
@@ -242,8 +262,10 @@ IDGEN_FUNCTION(decimal_id_state)
 
 	if (get_call_result_type(fcinfo, nullptr, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	nulls[0] = idgen_launch_id < 0;
-	values[0] = Int32GetDatum(idgen_launch_id);
+	idgen::node_identity::Resolved launch = idgen_node_launch();
+
+	nulls[0] = launch.status != idgen::node_identity::Status::Ok;
+	values[0] = Int32GetDatum(launch.id);
 	nulls[1] = nulls[2] = (word >> 32) == 0;
 	values[1] = Int32GetDatum((int32) ((word >> 32) - 1));
 	values[2] = Int64GetDatum((int64) (word & 0xFFFFFFFFu));

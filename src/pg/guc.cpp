@@ -15,7 +15,7 @@ extern "C" {
 #include <ctime>
 
 int			idgen_hilo_max_lo = 1000;
-int			idgen_worker_id = 0;
+int			idgen_worker_id = -1;
 char	   *idgen_snowflake_epoch = nullptr;
 int64		idgen_snowflake_epoch_ms = 0;
 int			idgen_max_clock_backward_ms = 10;
@@ -85,10 +85,11 @@ idgen_define_gucs(void)
 							nullptr, nullptr, nullptr);
 
 	DefineCustomIntVariable("id_gen.worker_id",
-							"Worker id (0..1023) written into every snowflake id.",
-							"Servers writing into one key space need distinct worker ids.",
+							"Worker id (0..1023) written into every snowflake id; -1: automatic.",
+							"Servers writing into one key space need distinct worker ids.  -1 (the default) "
+							"takes the Citus group id on a Citus node, else 0.",
 							&idgen_worker_id,
-							0, 0, 1023,
+							-1, -1, 1023,
 							PGC_SIGHUP, 0,
 							nullptr, nullptr, nullptr);
 
@@ -116,7 +117,8 @@ idgen_define_gucs(void)
 
 	DefineCustomIntVariable("id_gen.launch_id",
 							"Launch id (1..99999) written into every decimal_id(); 0 is for tests only.",
-							"-1 (the default) means unset: decimal_id() then refuses to run.",
+							"-1 (the default): automatic, the Citus group id + 1 on a Citus node; "
+							"elsewhere unset, and decimal_id() then refuses to run.",
 							&idgen_launch_id,
 							-1, -1, 99999,
 							PGC_SIGHUP, 0,

@@ -11,6 +11,7 @@
 #include "pg/decimal_id.hpp"
 #include "pg/guc.hpp"
 #include "pg/hilo.hpp"
+#include "pg/node_identity.hpp"
 #include "pg/shmem.hpp"
 #include "pg/snowflake.hpp"
 #include "pg/timeuuid_gen.hpp"
@@ -42,6 +43,7 @@ _PG_init(void)
 	idgen_shmem_install_hooks();
 	idgen_db_slots_init();
 	idgen_clock_init();
+	idgen_node_identity_init();
 	idgen_snowflake_init();
 	idgen_timeuuid_init();
 	idgen_decimal_id_init();

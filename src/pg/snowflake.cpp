@@ -16,6 +16,7 @@
 #include "pg/clock.hpp"
 #include "pg/snowflake.hpp"
 #include "pg/guc.hpp"
+#include "pg/node_identity.hpp"
 #include "pg/pg.hpp"
 #include "pg/shmem.hpp"
 #include "pg/unix_time.hpp"
@@ -167,14 +168,20 @@ snowflake_attach_generator(SfStream *st, const char *fname)
 }
 
 /*
- * The worker id written into the stream's ids: id_gen.worker_id, which must
- * fit the layout (jsid's 4 bits take 0..15): a larger one is refused rather
+ * The worker id written into the stream's ids: id_gen.worker_id when set,
+ * else this node's Citus group id, else 0 (node_identity.cpp).  It must fit
+ * the layout (jsid's 4 bits take 0..15): a larger one is refused rather
  * than truncated, which would give two servers the same worker bits.
  */
 static int32
 stream_worker(SfStream *st, const char *fname)
 {
-	if (idgen_worker_id > st->layout->max_worker())
+	namespace ni = idgen::node_identity;
+	ni::Resolved r = idgen_node_worker(st->layout->max_worker());
+
+	if (r.status == ni::Status::Ok)
+		return r.id;
+	if (r.source == ni::Source::Setting)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("%s(): id_gen.worker_id %d does not fit the %d worker bits of %s",
@@ -182,7 +189,18 @@ stream_worker(SfStream *st, const char *fname)
 				 errdetail("%s take worker ids 0 to %d.", st->Ids, st->layout->max_worker()),
 				 errhint("Give the servers that use %s() worker ids from 0 to %d.", fname,
 						 st->layout->max_worker())));
-	return idgen_worker_id;
+	int64		group = 0;
+
+	(void) idgen_citus_group(&group);
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("%s(): this node's Citus group id %lld does not fit the %d worker bits of %s",
+					fname, (long long) group, st->layout->worker_bits, st->ids),
+			 errdetail("With id_gen.worker_id unset (-1) the worker id is the Citus group id; "
+					   "Citus numbers groups upwards as nodes are added and re-added."),
+			 errhint("Set id_gen.worker_id on this node to a worker id from 0 to %d that no other node uses "
+					 "(node_identity_check() lists them) and reload.", st->layout->max_worker())));
+	pg_unreachable();
 }
 
 /* Wait until the clock shows a millisecond after `ms` (epoch-relative). */
@@ -467,7 +485,12 @@ stream_state(SfStream *st, FunctionCallInfo fcinfo)
 	int64		end_ms = sf_epoch_ms + st->layout->max_time();
 	int64		left = end_ms - idgen_clock_now_ms();
 
-	values[i++] = Int32GetDatum(idgen_worker_id);
+	{
+		idgen::node_identity::Resolved w = idgen_node_worker(st->layout->max_worker());
+
+		nulls[i] = w.status != idgen::node_identity::Status::Ok;
+		values[i++] = Int32GetDatum(w.id);
+	}
 	values[i++] = TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(sf_epoch_ms));
 	nulls[i] = state == 0;
 	values[i++] = Int64GetDatum((int64) state);

@@ -960,3 +960,35 @@ $$;
 COMMENT ON FUNCTION node_identity_check() IS
     'on Citus: worker ids and launch ids shared by two or more nodes of the cluster (through run_command_on_all_nodes); no rows: none';
 -- end issue 8
+
+-- issue 10: Hi/Lo for applications
+-- ---------------------------------------------------------------------------
+-- Ranges of a key's ids for application code (the textbook get_next_hi,
+-- RavenDB's ranges), returning the unused end, and readable ids.
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION hilo_reserve(tbl regclass, n integer DEFAULT NULL,
+                             OUT first_id bigint, OUT last_id bigint) RETURNS record
+    AS 'MODULE_PATHNAME', 'hilo_reserve'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hilo_reserve(regclass, integer) IS
+    'a range first_id..last_id of at least n ids (whole blocks) of the table''s Hi/Lo key for application code, or of a size adapted to the session''s pace when n is NULL; never overlaps hilo_next ids; needs INSERT on the table';
+
+CREATE FUNCTION hilo_return(tbl regclass, next_unused bigint, last_id bigint) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'hilo_return'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hilo_return(regclass, bigint, bigint) IS
+    'takes back the whole blocks of next_unused..last_id if that range ends this session''s latest hilo_reserve of the table and nobody drew since; else changes nothing; committed at once (like setval); never use those ids afterwards, whatever it returns';
+
+CREATE FUNCTION hilo_next_text(tbl regclass) RETURNS text
+    AS 'MODULE_PATHNAME', 'hilo_next_text'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hilo_next_text(regclass) IS
+    'next id of the table''s Hi/Lo key in RavenDB''s readable form <table>/<n>-<node tag> (id_gen.node_tag), e.g. orders/54-A';
+
+CREATE FUNCTION hilo_parse_text(id text, OUT table_name text, OUT n bigint, OUT node_tag text)
+    RETURNS record
+    AS 'MODULE_PATHNAME', 'hilo_parse_text'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hilo_parse_text(text) IS
+    'the parts of a hilo_next_text id: table name (as written, castable to regclass), number, node tag';
+-- end issue 10

@@ -119,6 +119,93 @@ hilo_reserved_to(HiloStrategy s, int64_t v, int64_t size) noexcept
 	return last > kMaxId ? INT64_MAX : (int64_t) last;
 }
 
+int64_t
+hilo_adapt_range(int64_t prev_size, int64_t elapsed_ms) noexcept
+{
+	int64_t		size = prev_size;
+	int64_t		factor = 1;
+
+	if (size < kHiloRangeMin)
+		return kHiloRangeMin;	/* a new client, or one that came back */
+	if (size > kHiloRangeMax)
+		size = kHiloRangeMax;
+	if (elapsed_ms < 0)
+		elapsed_ms = 0;			/* a clock stepped back: as fast as can be */
+	if (elapsed_ms < kHiloRangeTargetMs)
+	{
+		/* The power of two that would have made the range last the target. */
+		while (factor < 16 && elapsed_ms * factor < kHiloRangeTargetMs)
+			factor *= 2;
+		size = size > kHiloRangeMax / factor ? kHiloRangeMax : size * factor;
+	}
+	else if (elapsed_ms > 2 * kHiloRangeTargetMs)
+	{
+		while (factor < 16 && elapsed_ms >= 2 * factor * kHiloRangeTargetMs)
+			factor *= 2;
+		size /= factor;
+	}
+	return size < kHiloRangeMin ? kHiloRangeMin : size;
+}
+
+static bool
+tag_char(char c) noexcept
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool
+hilo_valid_node_tag(const char *tag) noexcept
+{
+	size_t		i = 0;
+
+	if (tag == nullptr)
+		return false;
+	for (; tag[i] != '\0'; i++)
+		if (i >= kHiloNodeTagMax || !tag_char(tag[i]))
+			return false;
+	return i > 0;
+}
+
+bool
+hilo_parse_text_id(const char *text, size_t len, size_t *table_len, int64_t *n,
+				   size_t *tag_at) noexcept
+{
+	size_t		slash = len;
+	size_t		i;
+	uint64_t	value = 0;
+
+	for (i = len; i > 0; i--)
+		if (text[i - 1] == '/')
+		{
+			slash = i - 1;
+			break;
+		}
+	if (slash == len || slash == 0)
+		return false;
+	/* The number: digits, no leading zero, at most 2^63-1. */
+	i = slash + 1;
+	if (i >= len || text[i] < '1' || text[i] > '9')
+		return false;
+	for (; i < len && text[i] >= '0' && text[i] <= '9'; i++)
+	{
+		value = value * 10 + (uint64_t) (text[i] - '0');
+		if (value > (uint64_t) INT64_MAX)
+			return false;
+	}
+	if (i >= len || text[i] != '-')
+		return false;
+	/* The tag: the rest, valid by hilo_valid_node_tag. */
+	if (len - (i + 1) < 1 || len - (i + 1) > kHiloNodeTagMax)
+		return false;
+	for (size_t j = i + 1; j < len; j++)
+		if (!tag_char(text[j]))
+			return false;
+	*table_len = slash;
+	*n = (int64_t) value;
+	*tag_at = i + 1;
+	return true;
+}
+
 /*
  * The smallest value, not below to_next_v, whose block under `to` and
  * new_size starts at or above free_from (>= 1), and whose block fits.

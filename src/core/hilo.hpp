@@ -91,6 +91,65 @@ hilo_block_size(HiloStrategy s, int32_t max_lo, int64_t increment) noexcept
 }
 
 /*
+ * The ids one whole block holds (before any cut at 1): max_lo + 1 for
+ * legacy, the size for the others.
+ */
+constexpr int64_t
+hilo_ids_per_block(HiloStrategy s, int64_t size) noexcept
+{
+	return s == HiloStrategy::legacy ? size + 1 : size;
+}
+
+/*
+ * Whether consecutive values of a sequence with this INCREMENT give blocks
+ * that follow each other with no id in between (v+increment's block starts
+ * right after v's), so that a run of values is one range of ids: increment
+ * 1 for classic and legacy, increment = size for the pooled strategies.
+ */
+constexpr bool
+hilo_values_adjacent(HiloStrategy s, int64_t size, int64_t increment) noexcept
+{
+	return hilo_size_is_increment(s) ? increment == size : increment == 1;
+}
+
+/*
+ * Range sizes for clients that let the server choose (hilo_reserve with
+ * n NULL).  A client is one session asking for one table's ids; prev_size
+ * is the size of its previous range (0: none yet) and elapsed_ms the time
+ * since that range was handed out (the client asks again, so it used it
+ * up).  The aim is a range that lasts between kHiloRangeTargetMs and twice
+ * that: a faster client grows by the power of two that would have made its
+ * last range last that long (at most x16 a step), a client that took more
+ * than twice as long shrinks likewise (at most /16 a step), always within
+ * kHiloRangeMin .. kHiloRangeMax.  RavenDB's rule (x2 under 30 s, /2 over
+ * 60 s) takes 15 round trips from 32 to a million ids; this one takes 4.
+ */
+constexpr int64_t kHiloRangeMin = 32;
+constexpr int64_t kHiloRangeMax = 1048576;
+constexpr int64_t kHiloRangeTargetMs = 30000;
+
+int64_t		hilo_adapt_range(int64_t prev_size, int64_t elapsed_ms) noexcept;
+
+/*
+ * Readable ids, RavenDB's form "<table>/<n>-<node tag>" (orders/54-A).  A
+ * node tag is 1 .. kHiloNodeTagMax letters, digits or underscores, so that
+ * the last '/' of an id always ends the table part, whatever the table is
+ * called, and the '-' after the digits always starts the tag.
+ */
+constexpr size_t kHiloNodeTagMax = 16;
+
+bool		hilo_valid_node_tag(const char *tag) noexcept;
+
+/*
+ * Splits a readable id of len bytes: the table part is text[0 .. *table_len),
+ * the tag text[*tag_at .. len).  False unless it has the form exactly: a
+ * non-empty table part, '/', a number 1 .. 2^63-1 in plain decimal (no sign,
+ * no leading zero), '-', a valid node tag.
+ */
+bool		hilo_parse_text_id(const char *text, size_t len, size_t *table_len, int64_t *n,
+							   size_t *tag_at) noexcept;
+
+/*
  * Where a key stands once its sequence has given v: the last id of v's
  * block, capped at INT64_MAX.  Every later block starts above it (the
  * hilo_keys view's reserved_to).

@@ -4,6 +4,7 @@
  */
 #include "pg/guc.hpp"
 
+#include "core/hilo.hpp"
 #include "core/utc_time.hpp"
 #include "pg/compat.hpp"
 
@@ -22,6 +23,7 @@ int			idgen_max_clock_backward_ms = 10;
 int			idgen_launch_id = -1;
 double		idgen_clock_offset_ms = 0;
 char	   *idgen_encode_key = nullptr;
+char	   *idgen_node_tag = nullptr;
 #ifdef IDGEN_TEST_HOOKS
 int			idgen_test_wait_before_draw_flush = 0;
 #endif
@@ -63,6 +65,17 @@ check_snowflake_epoch(char **newval, void **extra, GucSource source)
 	*parsed = ms;
 	*extra = parsed;
 	return true;
+}
+
+/* A node tag: what hilo_next_text() writes after the '-' (core rule). */
+static bool
+check_node_tag(char **newval, void **extra, GucSource source)
+{
+	if (idgen::hilo_valid_node_tag(*newval))
+		return true;
+	GUC_check_errdetail("A node tag is 1 to %d letters, digits or underscores.", (int) idgen::kHiloNodeTagMax);
+	GUC_check_errhint("Use a short name per server, e.g. 'A', 'B', 'eu1'.");
+	return false;
 }
 
 static void
@@ -123,6 +136,15 @@ idgen_define_gucs(void)
 							-1, -1, 99999,
 							PGC_SIGHUP, 0,
 							nullptr, nullptr, nullptr);
+
+	DefineCustomStringVariable("id_gen.node_tag",
+							   "Node tag written at the end of every hilo_next_text() id (orders/54-A).",
+							   "Distinct per server writing into one key space, so that two servers "
+							   "that somehow hold the same range still never give the same text id.",
+							   &idgen_node_tag,
+							   "A",
+							   PGC_SUSET, 0,
+							   check_node_tag, nullptr, nullptr);
 
 	/*
 	 * A real, not an int: tests need offsets of decades (the end of the 41-bit

@@ -15,6 +15,8 @@
  *   hilo_repair.cpp   keys whose sequence is missing, shared or never drawn
  *                     from (logical replication, restores)
  *   hilo_catalog.cpp  the key table, locks, privileges, privileged SPI
+ *   hilo_reserve.cpp  ranges for applications: hilo_reserve(),
+ *                     hilo_return(), hilo_next_text()
  *
  * Where the state lives:
  *  - id_gen.hilo_key: one row per key (table, sequence name, strategy,
@@ -186,6 +188,30 @@ extern void hilo_invalidate(Oid relid);
 
 /* Relcache invalidation of relid (InvalidOid: all): cached key table OIDs. */
 extern void hilo_catalog_relcache(Oid relid);
+
+/* ---------------------------------------------------------------------
+ * hilo_next.cpp: drawing blocks (shared with hilo_reserve.cpp)
+ * --------------------------------------------------------------------- */
+
+/*
+ * relid's key row, the key created (or repaired) first by the key worker
+ * if need be; the caller checked the table and the privilege.
+ */
+extern void hilo_ensure_key(Oid relid, HiloKeyRow *row);
+
+/*
+ * A draw has its value(s) from seqid: makes them durable before any id is
+ * handed out (WAL flushed up to the sequence page's LSN; a test build's
+ * pause point first).
+ */
+extern void hilo_draw_durable(Oid seqid);
+
+/*
+ * The block value v gives: false for one entirely below 1 (draw again),
+ * an ERROR on the third such attempt or if the block passes 2^63-1.
+ */
+extern bool hilo_block_checked(Oid relid, Oid seqid, idgen::HiloStrategy strategy, int64 v,
+							   int64 size, int attempt, idgen::HiloBlock *block);
 
 /* ---------------------------------------------------------------------
  * hilo_worker.cpp: creating and changing keys

@@ -157,6 +157,58 @@ hilo_flush_draw(Oid seqid)
 }
 
 /*
+ * Called once a draw has its value(s), before it hands out any id: a test
+ * build's pause point (between the draw's WAL record, if it wrote one, and
+ * the flush), then the flush.
+ */
+void
+hilo_draw_durable(Oid seqid)
+{
+#ifdef IDGEN_TEST_HOOKS
+	hilo_test_wait(idgen_test_wait_before_draw_flush);
+#endif
+	hilo_flush_draw(seqid);
+}
+
+/*
+ * The block value v of relid's key gives, into *block.  False for a block
+ * entirely below 1 (draw again) unless this is the third attempt in a row:
+ * then, as for a block that would pass 2^63-1, an ERROR.
+ */
+bool
+hilo_block_checked(Oid relid, Oid seqid, idgen::HiloStrategy strategy, int64 v, int64 size,
+				   int attempt, HiloBlock *block)
+{
+	switch (idgen::hilo_block(strategy, v, size, block))
+	{
+		case HiloStatus::ok:
+			return true;
+		case HiloStatus::overflow:
+			ereport(ERROR,
+					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+					 errmsg("Hi/Lo key of table %s is exhausted", hilo_relname(relid)),
+					 errdetail("Hi value " INT64_FORMAT " with block size " INT64_FORMAT " (%s) would give ids above 9223372036854775807.",
+							   v, size, idgen::hilo_strategy_name(strategy)),
+					 errhint("The key has used up the bigint range; no id was handed out.")));
+			break;
+		case HiloStatus::below_one:
+			if (attempt < 2)
+				return false;
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("sequence %s of the Hi/Lo key of table %s gives no ids above 0",
+							hilo_relname(seqid), hilo_relname(relid)),
+					 errdetail("Its value " INT64_FORMAT " gives a block entirely below 1.", v),
+					 errhint("Move the sequence to a value >= 0 with setval().")));
+			break;
+		case HiloStatus::bad_size:
+			break;
+	}
+	elog(ERROR, "Hi/Lo key of table %u has block size " INT64_FORMAT, relid, size);
+	pg_unreachable();
+}
+
+/*
  * Draws the next block of relid's key from its sequence into e.  Returns
  * false if the key changed underneath (entry erased; the caller starts
  * over).
@@ -191,46 +243,36 @@ hilo_draw(Oid relid, HiloEntry *e)
 	{
 		int64		v = nextval_internal(seqid, false);
 		HiloBlock	block;
-		HiloStatus	st;
 
-#ifdef IDGEN_TEST_HOOKS
-		/* Between the draw's WAL record (if it wrote one) and the flush. */
-		hilo_test_wait(idgen_test_wait_before_draw_flush);
-#endif
-		hilo_flush_draw(seqid);
-
-		st = idgen::hilo_block(e->strategy, v, e->size, &block);
-		switch (st)
-		{
-			case HiloStatus::ok:
-				if (!hilo_block_above_data(relid, seqid, e->strategy, e->size, &block))
-					continue;	/* ids already in the table: draw again */
-				e->block = block;
-				hilo_unlock_key(relid, ShareLock);
-				return true;
-			case HiloStatus::overflow:
-				ereport(ERROR,
-						(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-						 errmsg("Hi/Lo key of table %s is exhausted", hilo_relname(relid)),
-						 errdetail("Hi value " INT64_FORMAT " with block size " INT64_FORMAT " (%s) would give ids above 9223372036854775807.",
-								   v, e->size, idgen::hilo_strategy_name(e->strategy)),
-						 errhint("The key has used up the bigint range; no id was handed out.")));
-				break;
-			case HiloStatus::below_one:
-				if (attempt < 2)
-					continue;
-				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("sequence %s of the Hi/Lo key of table %s gives no ids above 0",
-								hilo_relname(seqid), hilo_relname(relid)),
-						 errdetail("Its value " INT64_FORMAT " gives a block entirely below 1.", v),
-						 errhint("Move the sequence to a value >= 0 with setval().")));
-				break;
-			case HiloStatus::bad_size:
-				elog(ERROR, "Hi/Lo key of table %u has block size " INT64_FORMAT, relid, e->size);
-				break;
-		}
+		hilo_draw_durable(seqid);
+		if (!hilo_block_checked(relid, seqid, e->strategy, v, e->size, attempt, &block))
+			continue;			/* a block below 1: draw again */
+		if (!hilo_block_above_data(relid, seqid, e->strategy, e->size, &block))
+			continue;			/* ids already in the table: draw again */
+		e->block = block;
+		hilo_unlock_key(relid, ShareLock);
+		return true;
 	}
+}
+
+/*
+ * Reads relid's key row into row; on a first use, or for a key to repair
+ * (hilo_repair.cpp), has the key worker create it first, then reads what
+ * the worker committed, which a draw (under the sequence's lock) needs to
+ * know first.  The caller checked the table and the privilege.
+ */
+void
+hilo_ensure_key(Oid relid, HiloKeyRow *row)
+{
+	if (hilo_read_key(relid, row, true) && !hilo_key_needs_repair(relid, row))
+		return;
+	hilo_create_key(relid, idgen_hilo_max_lo);
+	if (!hilo_read_key(relid, row) || hilo_key_needs_repair(relid, row, false))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not create the Hi/Lo key of table %s", hilo_relname(relid)),
+				 errdetail("The background worker creating it failed or the table was dropped."),
+				 errhint("The server log has the worker's error.")));
 }
 
 /* Everything but the fast path: first use, a stale entry, a used-up block. */
@@ -254,21 +296,7 @@ hilo_next_slow(Oid relid)
 
 			hilo_checking = relid;
 			hilo_check_table(relid, false);
-			if (!hilo_read_key(relid, &row, true) || hilo_key_needs_repair(relid, &row))
-			{
-				/*
-				 * A first use, or a key to repair (hilo_repair.cpp); then
-				 * read what the worker committed, which the draw (under
-				 * the sequence's lock) needs to know first.
-				 */
-				hilo_create_key(relid, idgen_hilo_max_lo);
-				if (!hilo_read_key(relid, &row) || hilo_key_needs_repair(relid, &row, false))
-					ereport(ERROR,
-							(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-							 errmsg("could not create the Hi/Lo key of table %s", hilo_relname(relid)),
-							 errdetail("The background worker creating it failed or the table was dropped."),
-							 errhint("The server log has the worker's error.")));
-			}
+			hilo_ensure_key(relid, &row);
 			e = idgen_guard([&] { return hilo_cache->insert(relid); });
 			e->seqid = row.seqid;
 			e->strategy = row.strategy;

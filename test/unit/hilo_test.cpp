@@ -3,9 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <set>
+#include <string>
 
 using namespace idgen;
 
@@ -532,4 +534,171 @@ TEST(Hilo, BlockSizeAndReservedTo)
 	/* Capped, never wrapped. */
 	EXPECT_EQ(hilo_reserved_to(HiloStrategy::classic, INT64_MAX / 10, 1000), INT64_MAX);
 	EXPECT_EQ(hilo_reserved_to(HiloStrategy::pooled_lo, INT64_MAX, 2), INT64_MAX);
+}
+
+/*
+ * A run of values adjacent by hilo_values_adjacent is one range of ids: the
+ * block of v + increment starts right after v's (what hilo_reserve relies on
+ * when it takes several values at once).
+ */
+TEST(Hilo, AdjacentValuesGiveOneRange)
+{
+	const HiloStrategy all[] = {HiloStrategy::classic, HiloStrategy::legacy,
+		HiloStrategy::pooled_lo, HiloStrategy::pooled};
+
+	for (HiloStrategy s : all)
+		for (int64_t size : {1, 3, 10, 1000})
+			for (int64_t inc : {int64_t{1}, int64_t{2}, size})
+				for (int64_t v : {1, 2, 17, 5000})
+				{
+					HiloBlock	a;
+					HiloBlock	b;
+
+					if (hilo_block(s, v, size, &a) != HiloStatus::ok ||
+						hilo_block(s, v + inc, size, &b) != HiloStatus::ok)
+						continue;
+					EXPECT_EQ(hilo_values_adjacent(s, size, inc), b.next == a.last + 1)
+						<< hilo_strategy_name(s) << " size=" << size << " inc=" << inc << " v=" << v;
+					if (a.next > 1)		/* not cut at 1 */
+					{
+						EXPECT_EQ(a.last - a.next + 1, hilo_ids_per_block(s, size))
+							<< hilo_strategy_name(s) << " size=" << size << " v=" << v;
+					}
+				}
+}
+
+TEST(Hilo, AdaptRangeRule)
+{
+	/* A new client starts at 32; sizes stay within 32 .. 1M. */
+	EXPECT_EQ(hilo_adapt_range(0, 0), kHiloRangeMin);
+	EXPECT_EQ(hilo_adapt_range(-5, 1000), kHiloRangeMin);
+	EXPECT_EQ(hilo_adapt_range(32, 0), 512);					/* x16 at most */
+	EXPECT_EQ(hilo_adapt_range(32, 20000), 64);				/* 20 s: x2 would last 40 s */
+	EXPECT_EQ(hilo_adapt_range(32, 7000), 256);				/* 7 s: x8 lasts 56 s */
+	EXPECT_EQ(hilo_adapt_range(1000, 45000), 1000);			/* within 30..60 s: keep */
+	EXPECT_EQ(hilo_adapt_range(1000, 30000), 1000);
+	EXPECT_EQ(hilo_adapt_range(1000, 60000), 1000);
+	EXPECT_EQ(hilo_adapt_range(1000, 61000), 500);				/* /2 */
+	EXPECT_EQ(hilo_adapt_range(1000, 250000), 125);			/* 250 s: /8 lasts 31 s */
+	EXPECT_EQ(hilo_adapt_range(1 << 20, 86400000), 65536);	/* a day idle: /16 */
+	EXPECT_EQ(hilo_adapt_range(1 << 20, 0), kHiloRangeMax);
+	EXPECT_EQ(hilo_adapt_range(INT64_MAX, 0), kHiloRangeMax);
+	EXPECT_EQ(hilo_adapt_range(64, INT64_MAX / 4), kHiloRangeMin);
+	EXPECT_EQ(hilo_adapt_range(64, -1), 1024);					/* clock stepped back */
+}
+
+/* RavenDB's rule, the reference the README compares with: x2 under 30 s, /2 over 60 s. */
+static int64_t
+ravendb_rule(int64_t prev, int64_t elapsed_ms)
+{
+	if (prev < 32)
+		return 32;
+	if (elapsed_ms < 30000)
+		return std::min<int64_t>(prev * 2, 1048576);
+	if (elapsed_ms > 60000)
+		return std::max<int64_t>(prev / 2, 32);
+	return prev;
+}
+
+/*
+ * A client using ids at a steady rate: how many round trips for its first
+ * `total` ids, and how many ids its last range holds when it stops.
+ */
+template <typename Rule>
+static void
+simulate(Rule rule, double ids_per_ms, int64_t total, int64_t *trips, int64_t *last_size)
+{
+	int64_t		size = rule(0, 0);
+	int64_t		used = 0;
+
+	*trips = 0;
+	while (used < total)
+	{
+		(*trips)++;
+		used += size;
+		*last_size = size;
+		size = rule(size, (int64_t) (size / ids_per_ms));
+	}
+}
+
+TEST(Hilo, AdaptRangeBeatsReference)
+{
+	struct
+	{
+		double		ids_per_ms;
+		int64_t		total;
+	}			clients[] = {{100.0, 10000000}, {1.0, 1000000}, {0.01, 10000}};
+
+	for (auto c : clients)
+	{
+		int64_t		ours = 0, ref = 0, ours_last = 0, ref_last = 0;
+
+		simulate(hilo_adapt_range, c.ids_per_ms, c.total, &ours, &ours_last);
+		simulate(ravendb_rule, c.ids_per_ms, c.total, &ref, &ref_last);
+		EXPECT_LE(ours, ref) << c.ids_per_ms << " ids/ms";
+		/* The steady size lasts 30..60 s (or is the cap) under both rules. */
+		EXPECT_TRUE(ours_last == kHiloRangeMax || ours_last / c.ids_per_ms >= 15000) << ours_last;
+	}
+	/* The busy client: 4 steps to the cap instead of 15. */
+	{
+		int64_t		ours = 0, ref = 0, l1 = 0, l2 = 0;
+
+		simulate(hilo_adapt_range, 1000.0, 1 << 20, &ours, &l1);
+		simulate(ravendb_rule, 1000.0, 1 << 20, &ref, &l2);
+		EXPECT_LT(ours, ref);
+	}
+}
+
+TEST(Hilo, NodeTag)
+{
+	EXPECT_TRUE(hilo_valid_node_tag("A"));
+	EXPECT_TRUE(hilo_valid_node_tag("node_7"));
+	EXPECT_TRUE(hilo_valid_node_tag("ABCDEFGHIJKLMNOP"));		/* 16 */
+	EXPECT_FALSE(hilo_valid_node_tag("ABCDEFGHIJKLMNOPQ"));	/* 17 */
+	EXPECT_FALSE(hilo_valid_node_tag(""));
+	EXPECT_FALSE(hilo_valid_node_tag(nullptr));
+	EXPECT_FALSE(hilo_valid_node_tag("A-B"));
+	EXPECT_FALSE(hilo_valid_node_tag("A/B"));
+	EXPECT_FALSE(hilo_valid_node_tag("A B"));
+	EXPECT_FALSE(hilo_valid_node_tag("\xc3\xa9"));
+}
+
+static bool
+parse(const std::string &s, std::string *table, int64_t *n, std::string *tag)
+{
+	size_t		table_len;
+	size_t		tag_at;
+
+	if (!hilo_parse_text_id(s.data(), s.size(), &table_len, n, &tag_at))
+		return false;
+	*table = s.substr(0, table_len);
+	*tag = s.substr(tag_at);
+	return true;
+}
+
+TEST(Hilo, ParseTextId)
+{
+	std::string table, tag;
+	int64_t		n = 0;
+
+	ASSERT_TRUE(parse("orders/54-A", &table, &n, &tag));
+	EXPECT_EQ(table, "orders");
+	EXPECT_EQ(n, 54);
+	EXPECT_EQ(tag, "A");
+	/* The last '/' ends the table part: quoted names may hold '/' and '-'. */
+	ASSERT_TRUE(parse("\"a/b-c\"/9223372036854775807-node_1", &table, &n, &tag));
+	EXPECT_EQ(table, "\"a/b-c\"");
+	EXPECT_EQ(n, INT64_MAX);
+	EXPECT_EQ(tag, "node_1");
+	ASSERT_TRUE(parse("sales.orders/1-B", &table, &n, &tag));
+	EXPECT_EQ(table, "sales.orders");
+
+	for (const char *bad : {"", "/", "orders", "orders/", "/1-A", "orders/1", "orders/1-",
+							"orders/-1-A", "orders/+1-A", "orders/01-A", "orders/0-A",
+							"orders/9223372036854775808-A", "orders/99999999999999999999-A",
+							"orders/1-A/", "orders/1-A-B", "orders/1 -A", "orders/1-A B",
+							"orders/1-ABCDEFGHIJKLMNOPQ", "orders/1x-A"})
+		EXPECT_FALSE(parse(bad, &table, &n, &tag)) << bad;
+	/* An embedded NUL is not part of a tag. */
+	EXPECT_FALSE(parse(std::string("orders/1-A\0B", 12), &table, &n, &tag));
 }

@@ -1,0 +1,203 @@
+-- Hi/Lo for applications: hilo_reserve() hands application code a range of
+-- a key's ids, hilo_return() takes the unused end of the session's latest
+-- range back, hilo_next_text() writes ids as '<table>/<n>-<node tag>'.
+-- Interleavings of sessions are in test/specs/hilo_reserve.spec, crashes
+-- and many clients in test/t/019_hilo_reserve.pl.
+-- A statement expected to fail is followed by \echo :LAST_ERROR_SQLSTATE:
+-- the output shows the error as a client sees it, then its SQLSTATE.
+
+-- A key with blocks of 10; the session's own block holds 1 .. 9 (hi 0).
+CREATE TABLE app (id bigint PRIMARY KEY DEFAULT hilo_next('app'), who text);
+SELECT hilo_set_max_lo('app', 10);
+INSERT INTO app (who) VALUES ('sql') RETURNING id;
+
+-- A range is whole blocks, at least n ids, above every block drawn before.
+SELECT * FROM hilo_reserve('app', 25);                  -- hi 1, 2, 3
+SELECT * FROM hilo_reserve('app', 1);                   -- hi 4
+SELECT * FROM hilo_reserve('app', 10);                  -- exactly one block: hi 5
+SELECT last_hi, reserved_to FROM hilo_keys WHERE table_name = 'app'::regclass;
+-- The session's own hilo_next block is untouched; the next block is above.
+INSERT INTO app (who) SELECT 'sql' FROM generate_series(1, 9) RETURNING id;
+
+-- Many blocks at once (one setval past the first value, not one per block).
+SELECT first_id, last_id, last_id - first_id + 1 AS ids FROM hilo_reserve('app', 1000000);
+SELECT last_hi FROM hilo_keys WHERE table_name = 'app'::regclass;
+
+-- The textbook get_next_hi: n = max_lo gives the block of one hi, also
+-- for hi 0, which lacks the id 0.
+CREATE TABLE textbook (id bigint PRIMARY KEY DEFAULT hilo_next('textbook'));
+SELECT hilo_set_max_lo('textbook', 10);
+SELECT first_id / 10 AS hi, first_id % 10 AS lo, last_id FROM hilo_reserve('textbook', 10);
+SELECT first_id / 10 AS hi, first_id % 10 AS lo, last_id FROM hilo_reserve('textbook', 10);
+
+-- A first use: hilo_reserve creates the key like hilo_next, with the
+-- session's id_gen.hilo_max_lo, above the rows the table already holds.
+CREATE TABLE fresh (id bigint PRIMARY KEY DEFAULT hilo_next('fresh'));
+INSERT INTO fresh VALUES (1500);
+SET id_gen.hilo_max_lo = 100;
+SELECT * FROM hilo_reserve('fresh', 150);
+RESET id_gen.hilo_max_lo;
+INSERT INTO fresh DEFAULT VALUES RETURNING id;
+
+-- Not undone by ROLLBACK, ROLLBACK TO SAVEPOINT or ROLLBACK PREPARED: the
+-- next range starts above the one the rolled-back transaction got.
+BEGIN;
+SELECT * FROM hilo_reserve('app', 10);
+ROLLBACK;
+BEGIN;
+SAVEPOINT s;
+SELECT * FROM hilo_reserve('app', 10);
+ROLLBACK TO SAVEPOINT s;
+COMMIT;
+BEGIN;
+SELECT * FROM hilo_reserve('app', 10);
+PREPARE TRANSACTION 'reserve_rb';
+ROLLBACK PREPARED 'reserve_rb';
+SELECT * FROM hilo_reserve('app', 10);
+
+-- The adaptive size (n NULL): the client is the session, per table.  The
+-- first range holds 32 ids (here 4 blocks of 10, the first from 1: 39),
+-- the next one, asked for at once, 16 times as many (512: 52 blocks).
+CREATE TABLE adapt (id bigint PRIMARY KEY DEFAULT hilo_next('adapt'));
+SELECT hilo_set_max_lo('adapt', 10);
+SELECT last_id - first_id + 1 AS ids FROM hilo_reserve('adapt');
+SELECT last_id - first_id + 1 AS ids FROM hilo_reserve('adapt');
+-- Another session is another client: it starts at 32 again.
+\c
+SELECT last_id - first_id + 1 AS ids FROM hilo_reserve('adapt');
+
+-- Returning: the whole blocks of next_unused .. last_id come back when the
+-- range is this session's latest and nobody drew since.
+CREATE TABLE ret (id bigint PRIMARY KEY DEFAULT hilo_next('ret'));
+SELECT hilo_set_max_lo('ret', 10);
+SELECT * FROM hilo_reserve('ret', 30);        -- 1 .. 29: hi 0 (ids from 1) .. 2
+SELECT hilo_return('ret', 6, 29);              -- 10 .. 29 come back (hi 1, 2)
+SELECT * FROM hilo_reserve('ret', 10);        -- hi 1 again: 10 .. 19
+-- Only once: the range is no longer the session's latest.
+SELECT hilo_return('ret', 6, 29);
+-- Used up (next_unused = last_id + 1), or the unused part lies within a
+-- block partly used: nothing comes back.
+SELECT hilo_return('ret', 20, 19);
+SELECT hilo_return('ret', 15, 19);
+SELECT last_hi FROM hilo_keys WHERE table_name = 'ret'::regclass;
+-- A draw after the range (here the session's own hilo_next) refuses it.
+SELECT * FROM hilo_reserve('ret', 10);        -- 20 .. 29
+INSERT INTO ret DEFAULT VALUES RETURNING id;   -- a block of its own: 30 (hi 3)
+SELECT hilo_return('ret', 20, 29);
+-- Ids already in the table are not taken back, whoever wrote them: only
+-- the blocks above the largest.
+SELECT * FROM hilo_reserve('ret', 30);        -- 40 .. 69
+INSERT INTO ret VALUES (52);
+SELECT hilo_return('ret', 40, 69);             -- 60 .. 69 come back
+SELECT * FROM hilo_reserve('ret', 10);
+-- Nobody can name a range that is not the session's latest: the session's
+-- hilo_next block, another session's range.
+SELECT hilo_return('ret', 31, 39);
+\c
+SELECT hilo_return('ret', 60, 69);
+-- A return is committed at once, like setval(): ROLLBACK does not undo it,
+-- so never use the ids of a range after calling hilo_return on it.
+SELECT * FROM hilo_reserve('ret', 10);        -- 70 .. 79
+BEGIN;
+SELECT hilo_return('ret', 70, 79);
+ROLLBACK;
+SELECT * FROM hilo_reserve('ret', 10);        -- 70 .. 79 again
+
+-- A bound key (the application's pooled_lo sequence, INCREMENT 10): a
+-- range is a run of the application's values; its next nextval() is above.
+CREATE TABLE bound (id bigint PRIMARY KEY DEFAULT hilo_next('bound'));
+CREATE SEQUENCE bound_seq INCREMENT 10;
+SELECT hilo_bind('bound', 'bound_seq', 'pooled_lo');
+SELECT * FROM hilo_reserve('bound', 25);
+SELECT nextval('bound_seq') AS application_block;
+SELECT * FROM hilo_reserve('bound', 5);
+SELECT hilo_return('bound', 41, 50);
+SELECT nextval('bound_seq') AS application_block;
+-- A bound classic key whose sequence skips values gives one block at a time.
+CREATE TABLE gappy (id bigint PRIMARY KEY DEFAULT hilo_next('gappy'));
+CREATE SEQUENCE gappy_seq INCREMENT 2;
+SELECT hilo_bind('gappy', 'gappy_seq', 'classic', 10);
+SELECT * FROM hilo_reserve('gappy', 10);
+SELECT * FROM hilo_reserve('gappy', 11); \echo :LAST_ERROR_SQLSTATE
+
+-- Readable ids: '<table>/<n>-<node tag>'; the table schema-qualified unless
+-- in public, quoted where SQL needs it; the tag from id_gen.node_tag
+-- (superuser, or postgresql.conf).
+SELECT hilo_next_text('app') ~ '^app/[0-9]+-A$' AS default_tag;
+SET id_gen.node_tag = 'eu_1';
+CREATE SCHEMA "Sales Dept";
+CREATE TABLE "Sales Dept"."Order/Items" (id text PRIMARY KEY DEFAULT hilo_next_text('"Sales Dept"."Order/Items"'));
+SELECT hilo_set_max_lo('"Sales Dept"."Order/Items"', 10);
+INSERT INTO "Sales Dept"."Order/Items" SELECT FROM generate_series(1, 3) RETURNING id;
+SELECT p.*, p.table_name::regclass AS tbl
+  FROM "Sales Dept"."Order/Items" i, hilo_parse_text(i.id) p ORDER BY p.n;
+SELECT * FROM hilo_parse_text('orders/54-A');
+SET id_gen.node_tag = 'no-dash'; \echo :LAST_ERROR_SQLSTATE
+SET id_gen.node_tag = ''; \echo :LAST_ERROR_SQLSTATE
+SELECT * FROM hilo_parse_text('orders/054-A'); \echo :LAST_ERROR_SQLSTATE
+SELECT * FROM hilo_parse_text('orders/9223372036854775808-A'); \echo :LAST_ERROR_SQLSTATE
+SELECT * FROM hilo_parse_text('orders54-A'); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_parse_text(NULL) IS NULL AS strict;
+RESET id_gen.node_tag;
+
+-- Bad input.
+SELECT * FROM hilo_reserve(NULL); \echo :LAST_ERROR_SQLSTATE
+SELECT * FROM hilo_reserve('app', 0); \echo :LAST_ERROR_SQLSTATE
+SELECT * FROM hilo_reserve('app', -5); \echo :LAST_ERROR_SQLSTATE
+SELECT * FROM hilo_reserve('no_such_table'); \echo :LAST_ERROR_SQLSTATE
+CREATE VIEW app_v AS SELECT * FROM app;
+SELECT * FROM hilo_reserve('app_v'); \echo :LAST_ERROR_SQLSTATE
+CREATE TEMP TABLE app_temp (id bigint);
+SELECT * FROM hilo_reserve('app_temp'); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_return(NULL, 1, 2); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_return('app', NULL, 2); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_return('app', 1, NULL); \echo :LAST_ERROR_SQLSTATE
+SELECT first_id AS r_first, last_id AS r_last FROM hilo_reserve('ret', 10) \gset
+SELECT hilo_return('ret', :r_first - 1, :r_last); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_return('ret', :r_last + 2, :r_last); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_next_text(NULL); \echo :LAST_ERROR_SQLSTATE
+-- A read-only transaction draws no range and returns none.
+BEGIN READ ONLY;
+SELECT * FROM hilo_reserve('app', 10); \echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+BEGIN READ ONLY;
+SELECT hilo_return('ret', :r_first, :r_last); \echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+SELECT hilo_return('ret', :r_first, :r_last);
+
+-- Privileges: INSERT on the table, as for hilo_next, checked at every call
+-- (a REVOKE in the middle of a session counts at once); a table owned by
+-- another role is refused before anything is drawn.
+CREATE ROLE regress_reserve_app;
+CREATE ROLE regress_reserve_other;
+GRANT CREATE ON SCHEMA public TO regress_reserve_other;
+GRANT INSERT ON app TO regress_reserve_app;
+SET ROLE regress_reserve_app;
+SELECT last_id - first_id + 1 AS ids FROM hilo_reserve('app', 10);
+RESET ROLE;
+REVOKE INSERT ON app FROM regress_reserve_app;
+SET ROLE regress_reserve_app;
+SELECT * FROM hilo_reserve('app', 10); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_next_text('app'); \echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+SET ROLE regress_reserve_other;
+CREATE TABLE others (id bigint PRIMARY KEY DEFAULT hilo_next('others'));
+RESET ROLE;
+GRANT INSERT ON app TO regress_reserve_app;
+SET ROLE regress_reserve_app;
+SELECT * FROM hilo_reserve('others', 10); \echo :LAST_ERROR_SQLSTATE
+SELECT first_id AS r_first, last_id AS r_last FROM hilo_reserve('app', 10) \gset
+RESET ROLE;
+-- The range's session lost its privilege: it cannot return it either.
+REVOKE INSERT ON app FROM regress_reserve_app;
+SET ROLE regress_reserve_app;
+SELECT hilo_return('app', :r_first, :r_last); \echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+SELECT count(*) AS keys_of_others FROM id_gen.hilo_key WHERE relid = 'others'::regclass;
+DROP TABLE others;
+REVOKE CREATE ON SCHEMA public FROM regress_reserve_other;
+DROP OWNED BY regress_reserve_app, regress_reserve_other;
+DROP ROLE regress_reserve_app, regress_reserve_other;
+
+-- No id was handed out twice: the rows, the ranges and the text ids above.
+SELECT count(*) = count(DISTINCT id) AS unique_ids FROM app;

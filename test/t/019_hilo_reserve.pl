@@ -1,0 +1,148 @@
+# Hi/Lo ranges for applications (hilo_reserve, hilo_return) under crashes
+# and many clients.
+#
+# 1. A range is durable before it is returned, even when the WAL record
+#    covering its values is another backend's, not flushed yet (the window
+#    of 015_hilo_crash_window.pl): an application's open transaction has
+#    called nextval() on a bound key's sequence, pre-logging 32 values; B
+#    reserves a block inside them; the server crashes; the first range
+#    after the restart lies above B's.  (A draw of hilo_next held in that
+#    window holds the key lock, for which hilo_reserve waits.)
+# 2. pgbench clients reserve ranges (whole blocks and many blocks), use
+#    part of them, record what they used, return the rest, while others
+#    insert with DEFAULT hilo_next(); the server is stopped immediately in
+#    the middle, restarted, and the clients go on.  No two recorded ranges
+#    overlap and no row's id lies in a range a client used.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use IPC::Run;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('hilo_reserve');
+$node->init;
+# As in 015: nothing else may flush the application's record behind the
+# test's back.
+$node->append_conf('postgresql.conf', q{
+autovacuum = off
+bgwriter_lru_maxpages = 0
+checkpoint_timeout = 1h
+wal_writer_delay = 10s
+max_connections = 30
+});
+$node->start;
+
+$node->safe_psql('postgres', 'CREATE EXTENSION id_gen');
+
+# --- 1. the crash window --------------------------------------------------
+# A key bound to the application's sequence (pooled_lo, INCREMENT 10).  The
+# application calls nextval() in a transaction it keeps open: its record
+# pre-logs the next 32 values and is not flushed before it commits.
+$node->safe_psql('postgres', q{
+	CREATE TABLE tb (id bigint PRIMARY KEY DEFAULT hilo_next('tb'));
+	CREATE SEQUENCE tb_seq INCREMENT 10;
+	SELECT hilo_bind('tb', 'tb_seq', 'pooled_lo');
+	CHECKPOINT;
+});
+my $app = $node->background_psql('postgres');
+$app->query_safe('BEGIN');
+my $app_v = $app->query_safe("SELECT nextval('tb_seq')");
+my ($flushed, $inserted) = split /\|/, $node->safe_psql('postgres',
+	'SELECT pg_current_wal_flush_lsn(), pg_current_wal_insert_lsn()');
+ok($node->safe_psql('postgres', "SELECT '$flushed'::pg_lsn < '$inserted'::pg_lsn") eq 't',
+	"the application's sequence record is not flushed yet ($flushed < $inserted)");
+
+# B: one block from a value that record covers: no WAL of its own, no xid,
+# so nothing but hilo_reserve's own flush makes it durable.
+my ($b_first, $b_last) = split /\|/, $node->safe_psql('postgres', q{
+	SET synchronous_commit = off;
+	SELECT first_id, last_id FROM hilo_reserve('tb', 10)});
+cmp_ok($b_first, '>', $app_v, "B reserved $b_first..$b_last above the application's $app_v");
+
+$node->stop('immediate');
+$app->{run}->kill_kill;
+$node->start;
+
+my ($after) = $node->safe_psql('postgres', q{SELECT first_id FROM hilo_reserve('tb', 10)});
+cmp_ok($after, '>', $b_last, 'the first range after the crash lies above the range B got');
+
+# --- 2. many clients, a crash in the middle -------------------------------
+$node->safe_psql('postgres', q{
+	CREATE TABLE k (id bigint PRIMARY KEY DEFAULT hilo_next('k'));
+	SELECT hilo_set_max_lo('k', 7);
+	-- What each client got and used: first_id .. used_to (used_to < first_id:
+	-- none), recorded before the rest is returned.
+	CREATE TABLE used (client int, first_id bigint, used_to bigint, last_id bigint);
+});
+
+my $dir = $node->basedir;
+my %scripts = (
+	'reserve.sql' => q{
+\set n random(1, 40)
+\set u random(0, 45)
+SELECT first_id AS f, last_id AS l FROM hilo_reserve('k', :n) \gset
+INSERT INTO used VALUES (:client_id, :f, least(:l, :f + :u - 1), :l);
+SELECT hilo_return('k', least(:f + :u, :l + 1), :l);
+},
+	'adaptive.sql' => q{
+\set u random(0, 600)
+SELECT first_id AS f, last_id AS l FROM hilo_reserve('k') \gset
+INSERT INTO used VALUES (:client_id, :f, least(:l, :f + :u - 1), :l);
+SELECT hilo_return('k', least(:f + :u, :l + 1), :l);
+},
+	'rollback.sql' => q{
+BEGIN;
+SELECT first_id AS f, last_id AS l FROM hilo_reserve('k', 3) \gset
+SELECT hilo_return('k', :f, :l);
+ROLLBACK;
+},
+	'insert.sql' => q{
+INSERT INTO k SELECT FROM generate_series(1, 12);
+},
+);
+for my $name (keys %scripts)
+{
+	open my $fh, '>', "$dir/$name" or die $!;
+	print $fh $scripts{$name};
+	close $fh;
+}
+my @pgbench = ('pgbench', '--no-vacuum', '-h', $node->host, '-p', $node->port,
+	'-f', "$dir/reserve.sql\@6", '-f', "$dir/adaptive.sql\@2", '-f', "$dir/rollback.sql\@1",
+	'-f', "$dir/insert.sql\@3", 'postgres');
+
+# Clients running when the server stops.
+my ($out, $err) = ('', '');
+my $bench = IPC::Run::start([ @pgbench, '--client=6', '--time=60' ], '>', \$out, '2>', \$err);
+$node->poll_query_until('postgres', 'SELECT count(*) >= 200 FROM used')
+  or die 'the clients did not get going';
+$node->stop('immediate');
+$bench->finish;
+my $before_crash = 0;
+$node->start;
+$before_crash = $node->safe_psql('postgres', 'SELECT count(*) FROM used');
+cmp_ok($before_crash, '>=', 200, "$before_crash ranges recorded before the crash");
+
+# And on, after the restart, connecting anew for each transaction.
+my $result = IPC::Run::run([ @pgbench, '--client=8', '--transactions=150', '--connect' ],
+	'>', \$out, '2>', \$err);
+ok($result, 'pgbench after the restart') or diag($err);
+like($out, qr{processed: 1200/1200}, 'every transaction after the restart ran');
+
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM used x JOIN used y ON x.ctid < y.ctid
+	   AND x.first_id <= y.used_to AND y.first_id <= x.used_to}),
+	'0', 'no two clients used the same id');
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM used u JOIN k ON k.id BETWEEN u.first_id AND u.used_to}),
+	'0', 'no row of DEFAULT hilo_next() has an id a client used');
+cmp_ok($node->safe_psql('postgres', 'SELECT count(*) FROM k'), '>', 1000,
+	'DEFAULT hilo_next() inserted beside them');
+my $returned = $node->safe_psql('postgres', q{
+	SELECT count(*) FROM used x WHERE EXISTS (
+	  SELECT 1 FROM used y WHERE y.first_id > x.used_to AND y.first_id <= x.last_id)});
+diag("ranges whose returned part was reserved again: $returned");
+cmp_ok($returned, '>', 0, 'returned parts were handed out again');
+
+$node->stop;
+done_testing();

@@ -576,4 +576,21 @@ CREATE FUNCTION hilo_parse_text(id text, OUT table_name text, OUT n bigint, OUT 
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hilo_parse_text(text) IS
     'the parts of a hilo_next_text id: table name (as written, castable to regclass), number, node tag';
+
+-- Blocks of hilo_next that adapt per backend (a fixed max_lo stays the default).
+ALTER TABLE id_gen.hilo_key ADD COLUMN adaptive boolean NOT NULL DEFAULT false;
+COMMENT ON COLUMN id_gen.hilo_key.adaptive IS
+    'true: each backend takes runs of max_lo-id blocks whose length adapts to its pace (hilo_set_adaptive)';
+
+CREATE FUNCTION hilo_set_adaptive(tbl regclass, adaptive boolean DEFAULT true) RETURNS void
+    AS 'MODULE_PATHNAME', 'hilo_set_adaptive'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hilo_set_adaptive(regclass, boolean) IS
+    'true: each backend draws runs of blocks whose length adapts to its pace (32 ids to about a million); false: one block of max_lo ids per draw; committed at once; table owner only';
+
+CREATE FUNCTION hilo_backend_draws(tbl regclass) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'hilo_backend_draws'
+    LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION hilo_backend_draws(regclass) IS
+    'how many blocks (or runs of blocks) this session drew from the table''s Hi/Lo key';
 -- end issue 10

@@ -208,9 +208,13 @@ struct HiloEntry
 	uint32_t	seqid;			/* oid of the sequence the key draws from */
 	uint32_t	checked_role;	/* role that passed the INSERT check; 0: none */
 	bool		stale;			/* an invalidation arrived: reload before use */
+	bool		adaptive;		/* the key's blocks adapt (hilo_set_adaptive) */
 	HiloStrategy strategy;
 	int64_t		size;
 	HiloBlock	block;			/* empty (next > last) until the first draw */
+	int64_t		draws;			/* blocks (or runs of blocks) drawn by this backend */
+	int64_t		adapt_size;		/* ids of the last adaptive draw; 0: none yet */
+	int64_t		adapt_at_ms;	/* when it was drawn */
 };
 
 /*

@@ -26,6 +26,7 @@ char	   *idgen_encode_key = nullptr;
 char	   *idgen_node_tag = nullptr;
 #ifdef IDGEN_TEST_HOOKS
 int			idgen_test_wait_before_draw_flush = 0;
+int			idgen_test_wait_before_run_jump = 0;
 #endif
 
 /* ShardingSphere's default epoch, so that ids decode the same way. */
@@ -184,6 +185,13 @@ idgen_define_gucs(void)
 							"Test builds only: a Hi/Lo draw waits for pg_advisory_lock(n) between its nextval() and its WAL flush.",
 							"0 (the default) disables the pause.",
 							&idgen_test_wait_before_draw_flush,
+							0, 0, INT_MAX,
+							PGC_SUSET, GUC_NOT_IN_SAMPLE,
+							nullptr, nullptr, nullptr);
+	DefineCustomIntVariable("id_gen.test_wait_before_run_jump",
+							"Test builds only: a draw of several Hi/Lo blocks waits for pg_advisory_lock(n) between its nextval() and its setval().",
+							"0 (the default) disables the pause.",
+							&idgen_test_wait_before_run_jump,
 							0, 0, INT_MAX,
 							PGC_SUSET, GUC_NOT_IN_SAMPLE,
 							nullptr, nullptr, nullptr);

@@ -16,6 +16,7 @@ extern char *idgen_encode_key;	/* id_encode()/id_decode() secret; "": unset */
 extern char *idgen_node_tag;	/* hilo_next_text()'s tag */
 #ifdef IDGEN_TEST_HOOKS
 extern int	idgen_test_wait_before_draw_flush;	/* advisory lock key; 0: off */
+extern int	idgen_test_wait_before_run_jump;	/* advisory lock key; 0: off */
 #endif
 
 extern void idgen_define_gucs(void);

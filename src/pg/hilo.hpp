@@ -66,6 +66,7 @@ struct HiloKeyRow
 	idgen::HiloStrategy strategy;
 	int32		max_lo;
 	bool		own_seq;
+	bool		adaptive;		/* blocks adapt per backend (hilo_set_adaptive) */
 	int64		increment;		/* 0 when the sequence does not exist */
 };
 
@@ -88,7 +89,8 @@ enum class HiloOp : uint8_t
 {
 	create_key,					/* a first use (hilo_next, hilo_set_floor) */
 	set_max_lo,					/* hilo_set_max_lo() */
-	bind						/* hilo_bind() */
+	bind,						/* hilo_bind() */
+	set_adaptive				/* hilo_set_adaptive() */
 };
 
 /*
@@ -106,6 +108,7 @@ struct HiloRequest
 	int32		max_lo;
 	Oid			seqid;			/* bind: the sequence */
 	idgen::HiloStrategy strategy;	/* bind: the formula */
+	bool		adaptive;		/* set_adaptive: the new setting */
 	int64		taken_to;		/* create_key, set_max_lo: the data floor the caller read */
 	/* Set by the worker. */
 	bool		committed;
@@ -198,6 +201,27 @@ extern void hilo_catalog_relcache(Oid relid);
  * if need be; the caller checked the table and the privilege.
  */
 extern void hilo_ensure_key(Oid relid, HiloKeyRow *row);
+
+/*
+ * A run of consecutive values of a key's sequence whose blocks follow each
+ * other: one range of ids (hilo_take_run).
+ */
+struct HiloRun
+{
+	idgen::HiloBlock ids;
+	int64		first_v;
+	int64		last_v;
+};
+
+/*
+ * Draws need whole blocks of relid's key, as row says, into run: value by
+ * value, starting again after a value someone else took, or, when alone
+ * (nobody else can draw from the sequence meanwhile: the key lock held
+ * exclusively, and for a bound sequence the ALTER SEQUENCE lock), one value
+ * and one setval() past the rest.  The caller holds the sequence and key
+ * locks and makes the run durable (hilo_draw_durable) before using it.
+ */
+extern void hilo_take_run(Oid relid, const HiloKeyRow *row, int64 need, bool alone, HiloRun *run);
 
 /*
  * A draw has its value(s) from seqid: makes them durable before any id is

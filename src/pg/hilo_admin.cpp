@@ -266,6 +266,48 @@ IDGEN_FUNCTION(hilo_set_floor)
 	PG_RETURN_INT64(block.next);
 }
 
+/*
+ * hilo_set_adaptive(tbl, adaptive DEFAULT true): whether each backend takes
+ * runs of blocks whose length adapts to its pace (hilo_draw), or one block
+ * of max_lo ids at a time.  A key not used yet is created (with
+ * id_gen.hilo_max_lo, its block size: the unit runs are made of).
+ * Committed at once, by the key worker (hilo_change_key).  Table owner only.
+ */
+IDGEN_FUNCTION(hilo_set_adaptive)
+{
+	Oid			relid;
+	HiloKeyRow	row;
+	bool		found;
+	HiloRequest req;
+
+	if (PG_ARGISNULL(0))
+		hilo_null_argument("table", "Pass the table whose key changes, e.g. hilo_set_adaptive('orders').");
+	if (PG_ARGISNULL(1))
+		hilo_null_argument("adaptive", "Pass true (blocks adapt per backend) or false (max_lo ids per block).");
+	relid = PG_GETARG_OID(0);
+	hilo_refuse_in_recovery();
+	hilo_check_table(relid, true);
+
+	found = hilo_read_key(relid, &row);
+	if (found && row.adaptive == PG_GETARG_BOOL(1))
+		PG_RETURN_VOID();		/* nothing to change */
+	memset(&req, 0, sizeof(req));
+	req.op = HiloOp::set_adaptive;
+	req.relid = relid;
+	req.adaptive = PG_GETARG_BOOL(1);
+	req.max_lo = idgen_hilo_max_lo;
+	req.caller = GetUserId();
+	if (!found)
+	{
+		bool		complete;
+
+		if (!hilo_data_max(relid, false, &req.taken_to, &complete))
+			req.taken_to = 0;
+	}
+	hilo_change_key(&req, found ? &row : nullptr);
+	PG_RETURN_VOID();
+}
+
 /* ---------------------------------------------------------------------
  * The hilo_keys view asks the core's rules, as the glue does
  * --------------------------------------------------------------------- */

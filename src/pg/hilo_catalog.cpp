@@ -335,6 +335,15 @@ hilo_fetch_key(Oid relid, HiloKeyRow *row, bool *mine)
 			}
 			row->max_lo = DatumGetInt32(max_lo);
 			row->own_seq = DatumGetBool(own);
+			/* Added by the update to 1.3: a 1.2 installation has no such column. */
+			row->adaptive = false;
+			if (desc->natts >= 6 && !TupleDescAttr(desc, 5)->attisdropped)
+			{
+				bool		anull;
+				Datum		adaptive = heap_getattr(tup, 6, desc, &anull);
+
+				row->adaptive = !anull && DatumGetBool(adaptive);
+			}
 		}
 	}
 	systable_endscan(scan);

@@ -25,6 +25,7 @@
 
 extern "C" {
 #include "access/relation.h"
+#include "common/int.h"
 #include "access/xlog.h"
 #include "commands/sequence.h"
 #include "storage/bufmgr.h"
@@ -32,6 +33,7 @@ extern "C" {
 #include "utils/inval.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 }
 
 using idgen::HiloBlock;
@@ -89,9 +91,10 @@ hilo_test_wait(int key)
  * drawn (a bulk load, then hilo_set_floor, which sends the invalidation).
  */
 static bool
-hilo_refresh(Oid relid, HiloEntry *e)
+hilo_refresh(Oid relid, HiloEntry *e, HiloKeyRow *rowp = nullptr)
 {
-	HiloKeyRow	row;
+	HiloKeyRow	local;
+	HiloKeyRow &row = rowp != nullptr ? *rowp : local;
 	bool		found;
 
 	/* Cleared first: an invalidation arriving during the read re-marks it. */
@@ -102,6 +105,7 @@ hilo_refresh(Oid relid, HiloEntry *e)
 		hilo_cache->erase(relid);
 		return false;
 	}
+	e->adaptive = row.adaptive;
 	if (hilo_row_size(&row) != e->size)
 	{
 		/*
@@ -208,6 +212,102 @@ hilo_block_checked(Oid relid, Oid seqid, idgen::HiloStrategy strategy, int64 v, 
 	pg_unreachable();
 }
 
+/* At most this many values are drawn one by one for one run. */
+static const int kHiloMaxSingleDraws = 10000;
+
+/* Makes nextval() of seqid return next_v next (privileged SPI). */
+static void
+hilo_move_seq(Oid seqid, int64 next_v)
+{
+	HiloPrivState st;
+
+	hilo_priv_enter(&st);
+	hilo_seq_set_next(seqid, next_v);
+	hilo_priv_leave(&st);
+}
+
+void
+hilo_take_run(Oid relid, const HiloKeyRow *row, int64 need, bool alone, HiloRun *run)
+{
+	Oid			seqid = row->seqid;
+	int64		size = hilo_row_size(row);
+	int64		inc = row->increment;
+	bool		adjacent = idgen::hilo_values_adjacent(row->strategy, size, inc);
+	int64		blocks = 0;
+	int			draws = 0;
+
+	run->ids.next = 1;
+	run->ids.last = 0;
+	run->first_v = run->last_v = 0;
+	for (int attempt = 0;; attempt++)
+	{
+		int64		v;
+		HiloBlock	block;
+
+		if (++draws > kHiloMaxSingleDraws)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_IN_USE),
+					 errmsg("could not draw " INT64_FORMAT " consecutive blocks of the Hi/Lo key of table %s",
+							need, hilo_relname(relid)),
+					 errdetail("Its sequence %s is shared with writers that took values in between.",
+							   hilo_relname(seqid)),
+					 errhint("Ask for at most %lld ids (one block), or retry when fewer transactions hold the sequence.",
+							 (long long) idgen::hilo_ids_per_block(row->strategy, size))));
+		v = nextval_internal(seqid, false);
+		if (!hilo_block_checked(relid, seqid, row->strategy, v, size, attempt, &block))
+			continue;
+		if (blocks == 0 || block.next != run->ids.last + 1)
+		{
+			/* A first block, or someone else took the values in between. */
+			if (!hilo_block_above_data(relid, seqid, row->strategy, size, &block))
+				continue;
+			run->ids = block;
+			run->first_v = v;
+			blocks = 1;
+		}
+		else
+		{
+			run->ids.last = block.last;
+			blocks++;
+		}
+		run->last_v = v;
+		attempt = -1;
+		if (blocks >= need)
+			return;
+		if (!adjacent)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("the Hi/Lo key of table %s cannot give more than one block at once", hilo_relname(relid)),
+					 errdetail("With INCREMENT " INT64_FORMAT " its sequence %s leaves ids between consecutive blocks.",
+							   inc, hilo_relname(seqid)),
+					 errhint("Ask for at most %lld ids.",
+							 (long long) idgen::hilo_ids_per_block(row->strategy, size))));
+		if (alone)
+		{
+			/* The rest in one step: nobody else draws, the values are ours. */
+			int64		to_v;
+			int64		next_v;
+
+			if (pg_mul_s64_overflow(need - blocks, inc, &to_v) ||
+				pg_add_s64_overflow(v, to_v, &to_v) || pg_add_s64_overflow(to_v, inc, &next_v))
+				ereport(ERROR,
+						(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+						 errmsg("Hi/Lo key of table %s is exhausted", hilo_relname(relid)),
+						 errdetail(INT64_FORMAT " blocks would pass the end of the sequence's bigint range.", need),
+						 errhint("Ask for fewer ids.")));
+			(void) hilo_block_checked(relid, seqid, row->strategy, to_v, size, 2, &block);
+#ifdef IDGEN_TEST_HOOKS
+			/* Between the run's first value and the setval() past the rest. */
+			hilo_test_wait(idgen_test_wait_before_run_jump);
+#endif
+			hilo_move_seq(seqid, next_v);
+			run->ids.last = block.last;
+			run->last_v = to_v;
+			return;
+		}
+	}
+}
+
 /*
  * Draws the next block of relid's key from its sequence into e.  Returns
  * false if the key changed underneath (entry erased; the caller starts
@@ -230,13 +330,57 @@ hilo_draw(Oid relid, HiloEntry *e)
 	 * waits for the draw to finish; it then moves the sequence past the
 	 * value drawn (hilo_set_max_lo_sql), so the block stays unique.
 	 */
+	HiloKeyRow	row;
+	int64		need = 1;
+	int64		want = 0;
+	int64		now_ms = 0;
+	LOCKMODE	mode;
+
+	/*
+	 * An adaptive key: how many blocks this backend takes now (the core's
+	 * rule, hilo_adapt_range, on the ids it took last time and how long they
+	 * lasted).  More than one block is a run, drawn with the key lock held
+	 * exclusively, as hilo_reserve draws a range.
+	 */
+	if (e->adaptive)
+	{
+		int64		per = idgen::hilo_ids_per_block(e->strategy, e->size);
+
+		now_ms = GetCurrentTimestamp() / 1000;
+		want = idgen::hilo_adapt_range(e->adapt_size, e->adapt_size > 0 ? now_ms - e->adapt_at_ms : 0);
+		if (per > 0)
+			need = (want + per - 1) / per;
+	}
+	mode = need > 1 ? ExclusiveLock : ShareLock;
+
 	LockRelationOid(seqid, RowExclusiveLock);
 	hilo_require_permanent_seq(seqid);
-	hilo_lock_key(relid, ShareLock);
-	if (!hilo_refresh(relid, e))
+	hilo_lock_key(relid, mode);
+	if (!hilo_refresh(relid, e, &row))
 	{
-		hilo_unlock_key(relid, ShareLock);
+		hilo_unlock_key(relid, mode);
 		return false;
+	}
+	e->draws++;
+	if (need > 1 && row.adaptive && hilo_row_size(&row) == e->size)
+	{
+		bool		alone = row.own_seq || ConditionalLockRelationOid(seqid, ShareRowExclusiveLock);
+		HiloRun		run;
+
+		hilo_take_run(relid, &row, need, alone, &run);
+		hilo_draw_durable(seqid);
+		if (alone && !row.own_seq)
+			UnlockRelationOid(seqid, ShareRowExclusiveLock);	/* setval() is not transactional */
+		e->block = run.ids;
+		e->adapt_size = want;
+		e->adapt_at_ms = now_ms;
+		hilo_unlock_key(relid, mode);
+		return true;
+	}
+	if (e->adaptive)
+	{
+		e->adapt_size = want;
+		e->adapt_at_ms = now_ms;
 	}
 
 	for (int attempt = 0;; attempt++)
@@ -250,7 +394,7 @@ hilo_draw(Oid relid, HiloEntry *e)
 		if (!hilo_block_above_data(relid, seqid, e->strategy, e->size, &block))
 			continue;			/* ids already in the table: draw again */
 		e->block = block;
-		hilo_unlock_key(relid, ShareLock);
+		hilo_unlock_key(relid, mode);
 		return true;
 	}
 }
@@ -300,6 +444,7 @@ hilo_next_slow(Oid relid)
 			e = idgen_guard([&] { return hilo_cache->insert(relid); });
 			e->seqid = row.seqid;
 			e->strategy = row.strategy;
+			e->adaptive = row.adaptive;
 			e->size = hilo_row_size(&row);
 			e->stale = false;
 			e->checked_role = seen == hilo_inval_count ? role : InvalidOid;
@@ -348,6 +493,18 @@ IDGEN_FUNCTION(hilo_next)
 			PG_RETURN_INT64(id);
 	}
 	PG_RETURN_INT64(hilo_next_slow(relid));
+}
+
+/*
+ * hilo_backend_draws(tbl regclass): how many times this backend drew a
+ * block (or a run of blocks, for an adaptive key) of tbl's key since it
+ * last (re)loaded it; 0 if it never did.  What the benchmark counts.
+ */
+IDGEN_FUNCTION(hilo_backend_draws)
+{
+	HiloEntry  *e = hilo_cache != nullptr && !PG_ARGISNULL(0) ? hilo_cache->find(PG_GETARG_OID(0)) : nullptr;
+
+	PG_RETURN_INT64(e != nullptr ? e->draws : 0);
 }
 
 /* ---------------------------------------------------------------------

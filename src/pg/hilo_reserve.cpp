@@ -38,8 +38,6 @@
 
 extern "C" {
 #include "access/htup_details.h"
-#include "commands/sequence.h"
-#include "common/int.h"
 #include "funcapi.h"
 #include "storage/lmgr.h"
 #include "tcop/utility.h"
@@ -54,9 +52,6 @@ extern "C" Datum hilo_next(PG_FUNCTION_ARGS);
 using idgen::HiloBlock;
 using idgen::HiloStatus;
 using idgen::HiloStrategy;
-
-/* At most this many values are drawn one by one for one range. */
-static const int kHiloMaxSingleDraws = 10000;
 
 /* A session's state for one table: the adaptive size and its latest range. */
 struct HiloClient
@@ -121,20 +116,10 @@ hilo_app_table(FunctionCallInfo fcinfo, const char *what)
 	return relid;
 }
 
-/* Makes nextval() of seqid return next_v next (privileged: our own sequences). */
-static void
-hilo_move_seq(Oid seqid, int64 next_v)
-{
-	HiloPrivState st;
-
-	hilo_priv_enter(&st);
-	hilo_seq_set_next(seqid, next_v);
-	hilo_priv_leave(&st);
-}
-
 /*
- * Draws a range of at least want ids of relid's key, as row (read before the
- * locks) says, into c.  False if the key changed meanwhile (read it again).
+ * Draws a range of at least want ids (whole blocks) of relid's key, as seen
+ * (read before the locks) says, into c.  False if the key changed meanwhile
+ * (read it again).
  */
 static bool
 hilo_reserve_run(Oid relid, const HiloKeyRow *seen, int64 want, HiloClient *c)
@@ -142,15 +127,9 @@ hilo_reserve_run(Oid relid, const HiloKeyRow *seen, int64 want, HiloClient *c)
 	Oid			seqid = seen->seqid;
 	HiloKeyRow	row;
 	int64		size;
-	int64		inc;
+	int64		per;
 	bool		alone;
-	bool		adjacent;
-	HiloBlock	run = {1, 0};
-	int64		blocks = 0;		/* in the run */
-	int64		need;
-	int64		first_v = 0;
-	int64		last_v = 0;
-	int			draws = 0;
+	HiloRun		run;
 
 	/* The order of a draw: the sequence, then the key (hilo_draw). */
 	LockRelationOid(seqid, RowExclusiveLock);
@@ -162,78 +141,11 @@ hilo_reserve_run(Oid relid, const HiloKeyRow *seen, int64 want, HiloClient *c)
 		return false;
 	}
 	size = hilo_row_size(&row);
-	inc = row.increment;
-	adjacent = idgen::hilo_values_adjacent(row.strategy, size, inc);
-	/* Whole blocks: the block of hi 0 counts as one, though it lacks id 0. */
-	need = (want + idgen::hilo_ids_per_block(row.strategy, size) - 1) /
-		idgen::hilo_ids_per_block(row.strategy, size);
+	per = idgen::hilo_ids_per_block(row.strategy, size);
 	/* Nobody else takes values meanwhile: the key's own, or locked out. */
 	alone = row.own_seq || ConditionalLockRelationOid(seqid, ShareRowExclusiveLock);
-
-	for (int attempt = 0;; attempt++)
-	{
-		int64		v;
-		HiloBlock	block;
-
-		if (++draws > kHiloMaxSingleDraws)
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_IN_USE),
-					 errmsg("could not reserve " INT64_FORMAT " consecutive ids of table %s", want,
-							hilo_relname(relid)),
-					 errdetail("The key's sequence %s is shared with writers that took values in between.",
-							   hilo_relname(seqid)),
-					 errhint("Ask for at most %lld ids (one block), or retry when fewer transactions hold the sequence.",
-							 (long long) idgen::hilo_ids_per_block(row.strategy, size))));
-		v = nextval_internal(seqid, false);
-		if (!hilo_block_checked(relid, seqid, row.strategy, v, size, attempt, &block))
-			continue;
-		if (run.next > run.last || block.next != run.last + 1)
-		{
-			/* A first block, or someone else took the values in between. */
-			if (!hilo_block_above_data(relid, seqid, row.strategy, size, &block))
-				continue;
-			run = block;
-			blocks = 1;
-			first_v = v;
-		}
-		else
-		{
-			run.last = block.last;
-			blocks++;
-		}
-		last_v = v;
-		attempt = -1;
-		if (blocks >= need)
-			break;
-		if (!adjacent)
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("the Hi/Lo key of table %s cannot give more than one block at once", hilo_relname(relid)),
-					 errdetail("With INCREMENT " INT64_FORMAT " its sequence %s leaves ids between consecutive blocks.",
-							   inc, hilo_relname(seqid)),
-					 errhint("Ask for at most %lld ids.",
-							 (long long) idgen::hilo_ids_per_block(row.strategy, size))));
-		if (alone)
-		{
-			/* The rest in one step: the values up to last_v are ours. */
-			int64		more = need - blocks;
-			int64		to_v;
-			int64		next_v;
-
-			if (pg_mul_s64_overflow(more, inc, &to_v) || pg_add_s64_overflow(last_v, to_v, &to_v) ||
-				pg_add_s64_overflow(to_v, inc, &next_v))
-				ereport(ERROR,
-						(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-						 errmsg("Hi/Lo key of table %s is exhausted", hilo_relname(relid)),
-						 errdetail("A range of " INT64_FORMAT " ids would pass the end of the sequence's bigint range.", want),
-						 errhint("Ask for fewer ids.")));
-			(void) hilo_block_checked(relid, seqid, row.strategy, to_v, size, 2, &block);
-			hilo_move_seq(seqid, next_v);
-			run.last = block.last;
-			last_v = to_v;
-			break;
-		}
-	}
+	/* Whole blocks: the block of hi 0 counts as one, though it lacks id 0. */
+	hilo_take_run(relid, &row, (want + per - 1) / per, alone, &run);
 	hilo_draw_durable(seqid);
 	if (alone && !row.own_seq)
 		UnlockRelationOid(seqid, ShareRowExclusiveLock);	/* setval() is not transactional */
@@ -242,10 +154,10 @@ hilo_reserve_run(Oid relid, const HiloKeyRow *seen, int64 want, HiloClient *c)
 	c->seqid = seqid;
 	c->strategy = row.strategy;
 	c->block_size = size;
-	c->first_v = first_v;
-	c->last_v = last_v;
-	c->first = run.next;
-	c->last = run.last;
+	c->first_v = run.first_v;
+	c->last_v = run.last_v;
+	c->first = run.ids.next;
+	c->last = run.ids.last;
 	return true;
 }
 

@@ -316,6 +316,31 @@ hilo_bind_sql(Oid relid, Oid seqid, HiloStrategy strategy, int32 max_lo, Oid cal
 	return row.own_seq && row.seqid != seqid ? row.seqid : InvalidOid;
 }
 
+/*
+ * hilo_set_adaptive's change, in a privileged SPI context like
+ * hilo_set_max_lo_sql: the key (created first if not used yet, with block
+ * size max_lo) takes runs of blocks that adapt per backend, or one block at
+ * a time.  Blocks keep their formula and size, so no sequence moves; the
+ * change is still committed at once, so that the caller's transaction never
+ * writes the key's row (a row it wrote would make later changes of the key
+ * in that transaction its own, undone by its rollback).
+ */
+static void
+hilo_set_adaptive_sql(Oid relid, bool adaptive, int32 max_lo, int64 taken_to)
+{
+	HiloKeyRow	row;
+	Oid			types[2] = {REGCLASSOID, BOOLOID};
+	Datum		values[2] = {ObjectIdGetDatum(relid), BoolGetDatum(adaptive)};
+
+	if (!hilo_lock_for_change(relid, InvalidOid, &row))
+		hilo_create_key_sql(relid, max_lo, taken_to);
+	else if (row.adaptive == adaptive)
+		return;
+	hilo_spi("UPDATE id_gen.hilo_key SET adaptive = $2 WHERE relid = $1", 2, types, values,
+			 SPI_OK_UPDATE);
+	CacheInvalidateRelcacheByRelid(relid);
+}
+
 /* Runs req's operation (privileged SPI context, inside a transaction). */
 static Oid
 hilo_apply(const HiloRequest *req)
@@ -330,6 +355,9 @@ hilo_apply(const HiloRequest *req)
 			break;
 		case HiloOp::bind:
 			return hilo_bind_sql(req->relid, req->seqid, req->strategy, req->max_lo, req->caller);
+		case HiloOp::set_adaptive:
+			hilo_set_adaptive_sql(req->relid, req->adaptive, req->max_lo, req->taken_to);
+			break;
 	}
 	return InvalidOid;
 }
@@ -566,7 +594,8 @@ hilo_change_key(HiloRequest *req, const HiloKeyRow *row)
 	int			n;
 
 	/* The worker would write on behalf of a read-only transaction. */
-	PreventCommandIfReadOnly(req->op == HiloOp::bind ? "hilo_bind()" : "hilo_set_max_lo()");
+	PreventCommandIfReadOnly(req->op == HiloOp::bind ? "hilo_bind()" :
+							 req->op == HiloOp::set_adaptive ? "hilo_set_adaptive()" : "hilo_set_max_lo()");
 
 	if (hilo_created_here(req->relid))
 	{

@@ -144,5 +144,86 @@ my $returned = $node->safe_psql('postgres', q{
 diag("ranges whose returned part was reserved again: $returned");
 cmp_ok($returned, '>', 0, 'returned parts were handed out again');
 
+# --- 3. adaptive blocks under load, with the key changed meanwhile -------
+# Clients insert with DEFAULT hilo_next() into a key whose backends take
+# runs of blocks (hilo_set_adaptive), reserve and return ranges of it, while
+# others switch it between adaptive and fixed and change its block size.
+# A duplicate would fail an insert (primary key) and the run.
+$node->safe_psql('postgres', q{
+	CREATE TABLE ka (id bigint PRIMARY KEY DEFAULT hilo_next('ka'));
+	SELECT hilo_set_max_lo('ka', 4);
+	SELECT hilo_set_adaptive('ka');
+	CREATE TABLE used_ka (first_id bigint, used_to bigint);
+});
+my %scripts3 = (
+	'ka_insert.sql' => q{
+\set n random(1, 300)
+INSERT INTO ka SELECT FROM generate_series(1, :n);
+},
+	'ka_reserve.sql' => q{
+\set u random(0, 60)
+SELECT first_id AS f, last_id AS l FROM hilo_reserve('ka', 50) \gset
+INSERT INTO used_ka VALUES (:f, least(:l, :f + :u - 1));
+SELECT hilo_return('ka', least(:f + :u, :l + 1), :l);
+},
+	'ka_change.sql' => q{
+\set m random(2, 20)
+\set a random(0, 1)
+SELECT hilo_set_max_lo('ka', :m);
+SELECT hilo_set_adaptive('ka', :a = 1);
+},
+);
+for my $name (keys %scripts3)
+{
+	open my $fh, '>', "$dir/$name" or die $!;
+	print $fh $scripts3{$name};
+	close $fh;
+}
+$result = IPC::Run::run([ 'pgbench', '--no-vacuum', '-h', $node->host, '-p', $node->port,
+	'-f', "$dir/ka_insert.sql\@8", '-f', "$dir/ka_reserve.sql\@3", '-f', "$dir/ka_change.sql\@1",
+	'--client=6', '--transactions=150', 'postgres' ], '>', \$out, '2>', \$err);
+ok($result, 'adaptive key under load and changes') or diag($err);
+like($out, qr{processed: 900/900}, 'every transaction ran, no duplicate key');
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM used_ka x JOIN used_ka y ON x.ctid < y.ctid
+	   AND x.first_id <= y.used_to AND y.first_id <= x.used_to}),
+	'0', 'no two ranges of the adaptive key used the same id');
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM used_ka u JOIN ka ON ka.id BETWEEN u.first_id AND u.used_to}),
+	'0', 'no row of the adaptive key has an id a range used');
+
+# --- 4. no draw between a run's first value and its setval() -------------
+# A backend of an adaptive key takes a run: one nextval(), then one setval()
+# past the rest.  Held between the two (a pause point of test builds), it
+# holds the key lock exclusively, so another backend's draw waits: were it
+# let through, it would get a value inside the run.
+$node->safe_psql('postgres', q{
+	CREATE TABLE kr (id bigint PRIMARY KEY DEFAULT hilo_next('kr'));
+	SELECT hilo_set_max_lo('kr', 8);
+	SELECT hilo_set_adaptive('kr');
+});
+my $lock = $node->background_psql('postgres');
+$lock->query_safe('SELECT pg_advisory_lock(4444)');
+my $runner = $node->background_psql('postgres');
+$runner->query_safe('SET id_gen.test_wait_before_run_jump = 4444');
+# Its first draw: 32 ids, 4 blocks of 8: a run.
+$runner->query_until(qr/running/, "\\echo running\nINSERT INTO kr SELECT FROM generate_series(1, 30);\n");
+$node->poll_query_until('postgres', q{
+	SELECT count(*) = 1 FROM pg_locks
+	 WHERE locktype = 'advisory' AND objid = 4444 AND NOT granted})
+  or die 'the run did not reach its pause point';
+my $other = $node->background_psql('postgres');
+$other->query_until(qr/drew/, "\\echo drew\nINSERT INTO kr SELECT FROM generate_series(1, 5);\n");
+ok($node->poll_query_until('postgres', q{
+	SELECT count(*) >= 1 FROM pg_locks l
+	 WHERE l.locktype = 'object' AND l.classid = 'id_gen.hilo_key'::regclass
+	   AND l.objid = 'kr'::regclass AND NOT l.granted}),
+	'another draw of the key waits while the run is taken');
+$lock->query_safe('SELECT pg_advisory_unlock(4444)');
+$runner->quit;
+$other->quit;
+is($node->safe_psql('postgres', 'SELECT count(*), count(DISTINCT id) FROM kr'), '35|35',
+	'the run and the draw that waited for it do not overlap');
+
 $node->stop;
 done_testing();

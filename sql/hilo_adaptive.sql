@@ -1,0 +1,84 @@
+-- Hi/Lo: blocks that adapt per backend (hilo_set_adaptive).  A key's max_lo
+-- becomes the unit: each backend takes a run of whole blocks whose length
+-- follows its pace (32 ids at first, up to about a million), drawn with the
+-- key lock held exclusively and one setval() past the first value.  Many
+-- sessions and changes under load: test/t/019_hilo_reserve.pl.
+-- A statement expected to fail is followed by \echo :LAST_ERROR_SQLSTATE:
+-- the output shows the error as a client sees it, then its SQLSTATE.
+
+CREATE TABLE ad (id bigint PRIMARY KEY DEFAULT hilo_next('ad'), who text);
+SELECT hilo_set_max_lo('ad', 8);
+SELECT hilo_set_adaptive('ad');
+SELECT adaptive FROM id_gen.hilo_key WHERE relid = 'ad'::regclass;
+
+-- A new backend takes 32 ids (4 blocks of 8; the first lacks id 0), then,
+-- using them at once, 16 times as many: 2 draws for 500 rows.
+INSERT INTO ad (who) SELECT 's1' FROM generate_series(1, 500);
+SELECT hilo_backend_draws('ad') AS draws, max(id) FROM ad;
+SELECT last_hi, reserved_to FROM hilo_keys WHERE table_name = 'ad'::regclass;
+-- A busy backend reaches about a million ids per draw in a few draws.
+INSERT INTO ad (who) SELECT 's1' FROM generate_series(1, 300000);
+SELECT hilo_backend_draws('ad') AS draws;
+-- Another session starts small again, above every run drawn so far.
+\c
+INSERT INTO ad (who) VALUES ('s2') RETURNING id > 300500 AS above, id % 8 AS lo;
+SELECT reserved_to - (SELECT max(id) FROM ad) + 1 AS ids_left_in_its_run
+  FROM hilo_keys WHERE table_name = 'ad'::regclass;
+
+-- A fixed block size again: one block of max_lo ids per draw.
+SELECT hilo_set_adaptive('ad', false);
+\c
+INSERT INTO ad (who) SELECT 's3' FROM generate_series(1, 20);
+SELECT hilo_backend_draws('ad') AS draws;
+-- Committed at once, like hilo_set_max_lo: ROLLBACK does not undo it.
+BEGIN;
+SELECT hilo_set_adaptive('ad');
+ROLLBACK;
+SELECT adaptive FROM id_gen.hilo_key WHERE relid = 'ad'::regclass;
+-- Changing the unit of an adaptive key moves the key as for any key.
+SELECT hilo_set_max_lo('ad', 100);
+\c
+INSERT INTO ad (who) SELECT 's4' FROM generate_series(1, 100);
+SELECT hilo_backend_draws('ad') AS draws;
+SELECT count(*) = count(DISTINCT id) AS unique_ids, count(*) AS rows FROM ad;
+
+-- A first use: hilo_set_adaptive creates the key (id_gen.hilo_max_lo ids per
+-- block), above the rows the table holds.
+CREATE TABLE ad_new (id bigint PRIMARY KEY DEFAULT hilo_next('ad_new'));
+INSERT INTO ad_new VALUES (5000);
+SET id_gen.hilo_max_lo = 16;
+SELECT hilo_set_adaptive('ad_new');
+RESET id_gen.hilo_max_lo;
+SELECT max_lo, adaptive FROM id_gen.hilo_key WHERE relid = 'ad_new'::regclass;
+WITH i AS (INSERT INTO ad_new SELECT FROM generate_series(1, 40) RETURNING id)
+SELECT min(id) > 5000 AS above, count(*) FROM i;
+
+-- A bound key adapts too (the application's sequence, pooled_lo): a run is
+-- a run of the application's values, which its next nextval() is above.
+CREATE TABLE ad_bound (id bigint PRIMARY KEY DEFAULT hilo_next('ad_bound'));
+CREATE SEQUENCE ad_bound_seq INCREMENT 10;
+SELECT hilo_bind('ad_bound', 'ad_bound_seq', 'pooled_lo');
+SELECT hilo_set_adaptive('ad_bound');
+\c
+INSERT INTO ad_bound SELECT FROM generate_series(1, 5);
+SELECT max(id) AS max_id, nextval('ad_bound_seq') AS application_block FROM ad_bound;
+
+-- Bad input and privileges: table owner only.
+SELECT hilo_set_adaptive(NULL); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_set_adaptive('ad', NULL); \echo :LAST_ERROR_SQLSTATE
+CREATE VIEW ad_v AS SELECT 1 AS id;
+SELECT hilo_set_adaptive('ad_v'); \echo :LAST_ERROR_SQLSTATE
+BEGIN READ ONLY;
+SELECT hilo_set_adaptive('ad', false); \echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+CREATE ROLE regress_adaptive_writer;
+GRANT INSERT ON ad TO regress_adaptive_writer;
+SET ROLE regress_adaptive_writer;
+SELECT hilo_set_adaptive('ad'); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_backend_draws('ad') AS draws_before;
+SELECT hilo_next('ad') > 0 AS writer_draws;
+SELECT hilo_backend_draws('ad') AS draws_after;
+RESET ROLE;
+SELECT hilo_backend_draws(NULL) IS NULL AS strict;
+DROP OWNED BY regress_adaptive_writer;
+DROP ROLE regress_adaptive_writer;

@@ -201,3 +201,17 @@ DROP ROLE regress_reserve_app, regress_reserve_other;
 
 -- No id was handed out twice: the rows, the ranges and the text ids above.
 SELECT count(*) = count(DISTINCT id) AS unique_ids FROM app;
+
+-- Hibernate 3.x's pooled optimizer: ids v-k .. v-1 for the sequence's value
+-- v (pooled, as in later versions: v-k+1 .. v).  A key bound with
+-- pooled_hibernate3 beside such an application: its blocks and the
+-- application's never share an id, not even at the block edges.
+CREATE TABLE h3 (id bigint PRIMARY KEY DEFAULT hilo_next('h3'));
+CREATE SEQUENCE h3_seq INCREMENT 10;
+SELECT hilo_bind('h3', 'h3_seq', 'pooled_hibernate3');
+SELECT max_lo, reserved_to FROM hilo_keys WHERE table_name = 'h3'::regclass;
+INSERT INTO h3 SELECT FROM generate_series(1, 12) RETURNING id;   -- v 1: none; v 11: 1 .. 10; v 21
+SELECT v - 10 AS app_first, v - 1 AS app_last FROM nextval('h3_seq') v;   -- the application's block
+INSERT INTO h3 SELECT FROM generate_series(1, 10) RETURNING id;
+SELECT * FROM hilo_reserve('h3', 15);
+SELECT hilo_bind('h3', 'h3_seq', 'hibernate3'); \echo :LAST_ERROR_SQLSTATE

@@ -1008,4 +1008,11 @@ CREATE FUNCTION hilo_backend_draws(tbl regclass) RETURNS bigint
     LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hilo_backend_draws(regclass) IS
     'how many blocks (or runs of blocks) this session drew from the table''s Hi/Lo key';
+
+-- Hibernate 3.x's pooled optimizer (ids v-k .. v-1 for sequence value v).
+ALTER TABLE id_gen.hilo_key DROP CONSTRAINT hilo_key_strategy_check,
+    ADD CONSTRAINT hilo_key_strategy_check
+        CHECK (strategy IN ('classic', 'legacy', 'pooled_lo', 'pooled', 'pooled_hibernate3'));
+COMMENT ON FUNCTION hilo_bind(regclass, regclass, text, integer) IS
+    'makes the table''s Hi/Lo key draw from an existing sequence with an ORM''s formula: classic, legacy, pooled_lo, pooled or pooled_hibernate3; committed at once, not undone by ROLLBACK (like setval)';
 -- end issue 10

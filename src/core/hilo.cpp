@@ -16,7 +16,7 @@ typedef __int128 i128;
 
 static const i128 kMaxId = INT64_MAX;
 
-const char *const hilo_strategy_list = "classic, legacy, pooled_lo, pooled";
+const char *const hilo_strategy_list = "classic, legacy, pooled_lo, pooled, pooled_hibernate3";
 
 bool
 hilo_parse_strategy(const char *text, HiloStrategy *out) noexcept
@@ -30,6 +30,7 @@ hilo_parse_strategy(const char *text, HiloStrategy *out) noexcept
 		{"legacy", HiloStrategy::legacy},
 		{"pooled_lo", HiloStrategy::pooled_lo},
 		{"pooled", HiloStrategy::pooled},
+		{"pooled_hibernate3", HiloStrategy::pooled_hibernate3},
 	};
 
 	if (text == nullptr)
@@ -58,6 +59,8 @@ hilo_strategy_name(HiloStrategy s) noexcept
 			return "pooled_lo";
 		case HiloStrategy::pooled:
 			return "pooled";
+		case HiloStrategy::pooled_hibernate3:
+			return "pooled_hibernate3";
 	}
 	return "?";
 }
@@ -85,6 +88,10 @@ block_bounds(HiloStrategy s, int64_t v, int64_t size, i128 *first, i128 *last) n
 		case HiloStrategy::pooled:
 			*first = (i128) v - size + 1;
 			*last = v;
+			break;
+		case HiloStrategy::pooled_hibernate3:
+			*first = (i128) v - size;
+			*last = (i128) v - 1;
 			break;
 	}
 }
@@ -230,6 +237,9 @@ value_above(HiloStrategy to, i128 free_from, int64_t to_next_v, int64_t new_size
 		case HiloStrategy::pooled:
 			h = free_from + new_size - 1;
 			break;
+		case HiloStrategy::pooled_hibernate3:
+			h = free_from + new_size;
+			break;
 	}
 	if (h < to_next_v)
 		h = to_next_v;
@@ -273,6 +283,9 @@ hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
 			break;
 		case HiloStrategy::pooled:
 			free_from = (i128) next_v - old_size + 1;
+			break;
+		case HiloStrategy::pooled_hibernate3:
+			free_from = (i128) next_v - old_size;
 			break;
 	}
 	if (free_from < 1)

@@ -11,7 +11,8 @@
  *   classic    ids v*size .. v*size + size-1          (lo = 0 .. max_lo-1)
  *   legacy     ids v*(size+1) .. v*(size+1) + size    (NHibernate, old Hibernate)
  *   pooled_lo  ids v .. v + size-1                    (EF Core UseHiLo, Hibernate pooled-lo)
- *   pooled     ids v-size+1 .. v                      (Hibernate pooled)
+ *   pooled     ids v-size+1 .. v                      (Hibernate pooled, 4.x on)
+ *   pooled_hibernate3  ids v-size .. v-1          (Hibernate 3.x pooled)
  *
  * Ids below 1 are never handed out: the part of a block below 1 is cut off.
  */
@@ -29,7 +30,8 @@ enum class HiloStrategy : uint8_t
 	classic = 0,
 	legacy = 1,
 	pooled_lo = 2,
-	pooled = 3
+	pooled = 3,
+	pooled_hibernate3 = 4
 };
 
 enum class HiloStatus : uint8_t
@@ -68,7 +70,7 @@ hilo_take(HiloBlock *b, int64_t *id) noexcept
 	return true;
 }
 
-/* Parses "classic", "legacy", "pooled_lo", "pooled"; false for anything else. */
+/* Parses a strategy name (hilo_strategy_list); false for anything else. */
 bool		hilo_parse_strategy(const char *text, HiloStrategy *out) noexcept;
 const char *hilo_strategy_name(HiloStrategy s) noexcept;
 
@@ -80,7 +82,8 @@ const char *hilo_strategy_name(HiloStrategy s) noexcept;
 constexpr bool
 hilo_size_is_increment(HiloStrategy s) noexcept
 {
-	return s == HiloStrategy::pooled || s == HiloStrategy::pooled_lo;
+	return s == HiloStrategy::pooled || s == HiloStrategy::pooled_lo ||
+		s == HiloStrategy::pooled_hibernate3;
 }
 
 /* The block size of a key: max_lo, or the sequence's INCREMENT (above). */

@@ -25,6 +25,26 @@ using idgen::HiloStatus;
 using idgen::HiloStrategy;
 
 /*
+ * Hands a change that may create the key (set_max_lo, set_adaptive) to the
+ * key worker, for the calling role; row is the key as read (nullptr: none
+ * yet).  A key it creates starts above the table's rows, read here (see
+ * hilo_create_key).
+ */
+static void
+hilo_submit_change(HiloRequest *req, const HiloKeyRow *row)
+{
+	req->caller = GetUserId();
+	if (row == nullptr)
+	{
+		bool		complete;
+
+		if (!hilo_data_max(req->relid, false, &req->taken_to, &complete))
+			req->taken_to = 0;
+	}
+	hilo_change_key(req, row);
+}
+
+/*
  * hilo_set_max_lo(tbl, max_lo): changes the block size and moves the
  * sequence so that the next block under the new size starts above every
  * block drawn under the old one (hilo_set_max_lo_sql).  Committed at once,
@@ -59,16 +79,7 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 	req.op = HiloOp::set_max_lo;
 	req.relid = relid;
 	req.max_lo = max_lo;
-	req.caller = GetUserId();
-	/* A key it creates starts above the table's rows (read here, see hilo_create_key). */
-	if (!found)
-	{
-		bool		complete;
-
-		if (!hilo_data_max(relid, false, &req.taken_to, &complete))
-			req.taken_to = 0;
-	}
-	hilo_change_key(&req, found ? &row : nullptr);
+	hilo_submit_change(&req, found ? &row : nullptr);
 	PG_RETURN_VOID();
 }
 
@@ -99,7 +110,7 @@ IDGEN_FUNCTION(hilo_bind)
 	if (PG_ARGISNULL(1))
 		hilo_null_argument("sequence", "Pass the sequence the application draws from, e.g. hilo_bind('orders', 'orders_hilo_seq', 'pooled_lo').");
 	if (PG_ARGISNULL(2))
-		hilo_null_argument("strategy", "Use one of: classic, legacy, pooled_lo, pooled.");
+		hilo_null_argument("strategy", "Use one of: classic, legacy, pooled_lo, pooled, pooled_hibernate3.");
 	relid = PG_GETARG_OID(0);
 	seqid = PG_GETARG_OID(1);
 	strategy_text = text_to_cstring(PG_GETARG_TEXT_PP(2));
@@ -296,15 +307,7 @@ IDGEN_FUNCTION(hilo_set_adaptive)
 	req.relid = relid;
 	req.adaptive = PG_GETARG_BOOL(1);
 	req.max_lo = idgen_hilo_max_lo;
-	req.caller = GetUserId();
-	if (!found)
-	{
-		bool		complete;
-
-		if (!hilo_data_max(relid, false, &req.taken_to, &complete))
-			req.taken_to = 0;
-	}
-	hilo_change_key(&req, found ? &row : nullptr);
+	hilo_submit_change(&req, found ? &row : nullptr);
 	PG_RETURN_VOID();
 }
 

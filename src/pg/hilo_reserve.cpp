@@ -302,16 +302,11 @@ IDGEN_FUNCTION(hilo_return)
 static char *
 hilo_text_table(Oid relid)
 {
-	char	   *nsp = get_namespace_name(get_rel_namespace(relid));
-	char	   *rel = get_rel_name(relid);
+	char	   *qualified = hilo_quoted_name(relid);	/* ERROR if it is gone */
 
-	if (nsp == nullptr || rel == nullptr)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid)));
-	if (strcmp(nsp, "public") == 0)
-		return (char *) quote_identifier(rel);
-	return (char *) quote_qualified_identifier(nsp, rel);
+	if (strcmp(get_namespace_name(get_rel_namespace(relid)), "public") == 0)
+		return (char *) quote_identifier(get_rel_name(relid));
+	return qualified;
 }
 
 /* hilo_next_text(tbl regclass): '<table>/<n>-<node tag>', n from hilo_next(tbl). */

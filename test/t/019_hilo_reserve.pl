@@ -77,6 +77,18 @@ $node->safe_psql('postgres', q{
 });
 
 my $dir = $node->basedir;
+
+# pgbench scripts: name => text, written into the node's directory.
+sub write_scripts
+{
+	my %texts = @_;
+	for my $name (keys %texts)
+	{
+		open my $fh, '>', "$dir/$name" or die $!;
+		print $fh $texts{$name};
+		close $fh;
+	}
+}
 my %scripts = (
 	'reserve.sql' => q{
 \set n random(1, 40)
@@ -101,12 +113,7 @@ ROLLBACK;
 INSERT INTO k SELECT FROM generate_series(1, 12);
 },
 );
-for my $name (keys %scripts)
-{
-	open my $fh, '>', "$dir/$name" or die $!;
-	print $fh $scripts{$name};
-	close $fh;
-}
+write_scripts(%scripts);
 my @pgbench = ('pgbench', '--no-vacuum', '-h', $node->host, '-p', $node->port,
 	'-f', "$dir/reserve.sql\@6", '-f', "$dir/adaptive.sql\@2", '-f', "$dir/rollback.sql\@1",
 	'-f', "$dir/insert.sql\@3", 'postgres');
@@ -173,12 +180,7 @@ SELECT hilo_set_max_lo('ka', :m);
 SELECT hilo_set_adaptive('ka', :a = 1);
 },
 );
-for my $name (keys %scripts3)
-{
-	open my $fh, '>', "$dir/$name" or die $!;
-	print $fh $scripts3{$name};
-	close $fh;
-}
+write_scripts(%scripts3);
 $result = IPC::Run::run([ 'pgbench', '--no-vacuum', '-h', $node->host, '-p', $node->port,
 	'-f', "$dir/ka_insert.sql\@8", '-f', "$dir/ka_reserve.sql\@3", '-f', "$dir/ka_change.sql\@1",
 	'--client=6', '--transactions=150', 'postgres' ], '>', \$out, '2>', \$err);

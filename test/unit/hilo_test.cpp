@@ -36,7 +36,7 @@ TEST(Hilo, ParseStrategy)
 	EXPECT_FALSE(hilo_parse_strategy("", &s));
 	EXPECT_FALSE(hilo_parse_strategy(nullptr, &s));
 	EXPECT_FALSE(hilo_parse_strategy("pooled ", &s));
-	for (auto x : {HiloStrategy::classic, HiloStrategy::legacy, HiloStrategy::pooled_lo, HiloStrategy::pooled})
+	for (auto x : {HiloStrategy::classic, HiloStrategy::legacy, HiloStrategy::pooled_lo, HiloStrategy::pooled, HiloStrategy::pooled_hibernate3})
 	{
 		HiloStrategy back;
 
@@ -88,7 +88,7 @@ TEST(Hilo, BadSize)
 	HiloBlock	b;
 	int64_t		h;
 
-	for (auto s : {HiloStrategy::classic, HiloStrategy::legacy, HiloStrategy::pooled_lo, HiloStrategy::pooled})
+	for (auto s : {HiloStrategy::classic, HiloStrategy::legacy, HiloStrategy::pooled_lo, HiloStrategy::pooled, HiloStrategy::pooled_hibernate3})
 	{
 		EXPECT_EQ(hilo_block(s, 1, 0, &b), HiloStatus::bad_size);
 		EXPECT_EQ(hilo_block(s, 1, -1, &b), HiloStatus::bad_size);
@@ -157,13 +157,13 @@ TEST(Hilo, RebaseNeverOverlaps)
 {
 	std::mt19937_64 rng(12345);
 
-	for (auto s : {HiloStrategy::classic, HiloStrategy::legacy, HiloStrategy::pooled_lo, HiloStrategy::pooled})
+	for (auto s : {HiloStrategy::classic, HiloStrategy::legacy, HiloStrategy::pooled_lo, HiloStrategy::pooled, HiloStrategy::pooled_hibernate3})
 	{
 		for (int round = 0; round < 300; round++)
 		{
 			int64_t		old_size = 1 + rng() % 40;
 			int64_t		new_size = 1 + rng() % 40;
-			bool		pooled = s == HiloStrategy::pooled || s == HiloStrategy::pooled_lo;
+			bool		pooled = hilo_size_is_increment(s);
 			int64_t		v = (int64_t) (rng() % 5);	/* sequence start */
 			int64_t		step = pooled ? old_size : 1;
 			std::set<int64_t> seen;
@@ -330,7 +330,7 @@ TEST(Hilo, MoveNeverOverlaps)
 {
 	std::mt19937_64 rng(99);
 	const HiloStrategy all[] = {HiloStrategy::classic, HiloStrategy::legacy,
-	HiloStrategy::pooled_lo, HiloStrategy::pooled};
+	HiloStrategy::pooled_lo, HiloStrategy::pooled, HiloStrategy::pooled_hibernate3};
 
 	for (int round = 0; round < 2000; round++)
 	{
@@ -338,8 +338,8 @@ TEST(Hilo, MoveNeverOverlaps)
 		HiloStrategy to = all[rng() % 4];
 		int64_t		old_size = 1 + rng() % 30;
 		int64_t		new_size = 1 + rng() % 30;
-		bool		from_pooled = from == HiloStrategy::pooled || from == HiloStrategy::pooled_lo;
-		bool		to_pooled = to == HiloStrategy::pooled || to == HiloStrategy::pooled_lo;
+		bool		from_pooled = hilo_size_is_increment(from);
+		bool		to_pooled = hilo_size_is_increment(to);
 		int64_t		v = (int64_t) (rng() % 4);
 		int64_t		w = (int64_t) (rng() % 200);	/* the new sequence's position */
 		std::set<int64_t> old_ids;
@@ -411,7 +411,7 @@ TEST(Hilo, FloorLimits)
 {
 	int64_t		v = 42;
 
-	for (auto s : {HiloStrategy::classic, HiloStrategy::legacy, HiloStrategy::pooled_lo, HiloStrategy::pooled})
+	for (auto s : {HiloStrategy::classic, HiloStrategy::legacy, HiloStrategy::pooled_lo, HiloStrategy::pooled, HiloStrategy::pooled_hibernate3})
 	{
 		/* INT64_MAX present: no id is left above it */
 		EXPECT_EQ(hilo_floor(s, 10, INT64_MAX, 0, &v), HiloStatus::overflow);
@@ -439,13 +439,13 @@ TEST(Hilo, FloorIsSmallestAboveData)
 {
 	std::mt19937_64 rng(2024);
 	const HiloStrategy all[] = {HiloStrategy::classic, HiloStrategy::legacy,
-	HiloStrategy::pooled_lo, HiloStrategy::pooled};
+	HiloStrategy::pooled_lo, HiloStrategy::pooled, HiloStrategy::pooled_hibernate3};
 
 	for (int round = 0; round < 20000; round++)
 	{
 		HiloStrategy s = all[rng() % 4];
 		int64_t		size = 1 + rng() % 50;
-		bool		pooled = s == HiloStrategy::pooled || s == HiloStrategy::pooled_lo;
+		bool		pooled = hilo_size_is_increment(s);
 		int64_t		taken = (int64_t) (rng() % 5000) - 10;
 		int64_t		next_v = (int64_t) (rng() % 300);
 		int64_t		v;
@@ -513,7 +513,7 @@ TEST(Hilo, BlockSizeAndReservedTo)
 
 	/* reserved_to is the last id of the block the value drew. */
 	const HiloStrategy all[] = {HiloStrategy::classic, HiloStrategy::legacy,
-		HiloStrategy::pooled_lo, HiloStrategy::pooled};
+		HiloStrategy::pooled_lo, HiloStrategy::pooled, HiloStrategy::pooled_hibernate3};
 
 	for (HiloStrategy s : all)
 		for (int64_t v : {0, 1, 2, 17, 1000})
@@ -544,7 +544,7 @@ TEST(Hilo, BlockSizeAndReservedTo)
 TEST(Hilo, AdjacentValuesGiveOneRange)
 {
 	const HiloStrategy all[] = {HiloStrategy::classic, HiloStrategy::legacy,
-		HiloStrategy::pooled_lo, HiloStrategy::pooled};
+		HiloStrategy::pooled_lo, HiloStrategy::pooled, HiloStrategy::pooled_hibernate3};
 
 	for (HiloStrategy s : all)
 		for (int64_t size : {1, 3, 10, 1000})
@@ -701,4 +701,40 @@ TEST(Hilo, ParseTextId)
 		EXPECT_FALSE(parse(bad, &table, &n, &tag)) << bad;
 	/* An embedded NUL is not part of a tag. */
 	EXPECT_FALSE(parse(std::string("orders/1-A\0B", 12), &table, &n, &tag));
+}
+
+/*
+ * Hibernate 3.x's pooled optimizer uses v-k .. v-1 for value v, newer ones
+ * v-k+1 .. v: on one sequence the two overlap at every block edge (the
+ * first id of a 3.x client's block for v+k is the last of v's under
+ * pooled).
+ */
+TEST(Hilo, PooledHibernate3)
+{
+	HiloBlock	b = block(HiloStrategy::pooled_hibernate3, 101, 50);
+
+	EXPECT_EQ(b.next, 51);
+	EXPECT_EQ(b.last, 100);
+	b = block(HiloStrategy::pooled, 101, 50);
+	EXPECT_EQ(b.next, 52);
+	EXPECT_EQ(b.last, 101);
+	/* The first value of a sequence starting at 1 gives nothing: draw again. */
+	EXPECT_EQ(hilo_block(HiloStrategy::pooled_hibernate3, 1, 50, &b), HiloStatus::below_one);
+	b = block(HiloStrategy::pooled_hibernate3, 51, 50);
+	EXPECT_EQ(b.next, 1);
+	EXPECT_EQ(b.last, 50);
+	/* Values a 3.x client and we draw alternately never share an id. */
+	for (int64_t v = 51; v < 5000; v += 50)
+	{
+		HiloBlock	a = block(HiloStrategy::pooled_hibernate3, v, 50);
+		HiloBlock	c = block(HiloStrategy::pooled_hibernate3, v + 50, 50);
+
+		EXPECT_EQ(c.next, a.last + 1);
+	}
+	HiloStrategy s;
+
+	ASSERT_TRUE(hilo_parse_strategy("pooled_hibernate3", &s));
+	EXPECT_EQ(s, HiloStrategy::pooled_hibernate3);
+	EXPECT_STREQ(hilo_strategy_name(s), "pooled_hibernate3");
+	EXPECT_EQ(hilo_reserved_to(s, 4000, 1000), 3999);
 }

@@ -362,7 +362,14 @@ hilo_draw(Oid relid, HiloEntry *e)
 		return false;
 	}
 	e->draws++;
-	if (need > 1 && row.adaptive && hilo_row_size(&row) == e->size)
+	/* The row may have changed (its block size): count the run in its blocks. */
+	if (need > 1)
+	{
+		int64		per = idgen::hilo_ids_per_block(row.strategy, hilo_row_size(&row));
+
+		need = row.adaptive && per > 0 ? (want + per - 1) / per : 1;
+	}
+	if (need > 1)
 	{
 		bool		alone = row.own_seq || ConditionalLockRelationOid(seqid, ShareRowExclusiveLock);
 		HiloRun		run;

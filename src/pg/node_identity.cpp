@@ -10,9 +10,9 @@
  * citus extension may come or go, so the group is read lazily, at most once
  * per transaction: the cache is dropped at every transaction's end.  Not
  * through a relcache callback on that table: PostgreSQL 15 allows 10 per
- * backend and Citus takes most of them ("out of relcache_callback_list
- * slots" at start-up).  The rules themselves (precedence, ranges) are pure
- * and live in src/core/node_identity.cpp.
+ * backend, Citus registers five, and the library keeps to its one
+ * (id_gen.cpp).  The rules themselves (precedence, ranges) are pure and live
+ * in src/core/node_identity.cpp.
  */
 #include "pg/node_identity.hpp"
 

@@ -164,6 +164,15 @@ extern void hilo_lock_key(Oid relid, LOCKMODE mode);
 extern void hilo_unlock_key(Oid relid, LOCKMODE mode);
 
 /*
+ * The maker lock of relid, held by a backend while the key worker creates
+ * or repairs the key for it, so that concurrent first uses of one key wait
+ * for one worker instead of each starting its own.  Distinct from the key
+ * lock, which the worker itself takes.
+ */
+extern void hilo_lock_key_maker(Oid relid);
+extern void hilo_unlock_key_maker(Oid relid);
+
+/*
  * Reads relid's key row with the latest snapshot.  False if there is none.
  * A name that denotes no sequence is an ERROR unless missing_ok (then
  * seqid is InvalidOid, for the caller to repair).
@@ -301,8 +310,7 @@ extern void hilo_floor_relcache(Oid relid);
  * hilo_create_key, in a transaction of its own) before a backend draws
  * from it: its sequence is missing, serves another key as that key's own,
  * or was never drawn from (fresh from a schema-only restore, or never used
- * since it was bound) and so may lie below the table's data.  After a
- * repair, a sequence may still be undrawn (it already lay above the data):
+ * since it was bound) and lies below the table's data.
  * never_drawn_too = false asks only about a missing or shared one.
  */
 extern bool hilo_key_needs_repair(Oid relid, const HiloKeyRow *row, bool never_drawn_too = true);

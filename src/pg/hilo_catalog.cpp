@@ -277,6 +277,27 @@ hilo_unlock_key(Oid relid, LOCKMODE mode)
 	UnlockDatabaseObject(tableoid, relid, 0, mode);
 }
 
+/* In pg_locks: locktype object, classid id_gen.hilo_key, objid the table, objsubid 1. */
+void
+hilo_lock_key_maker(Oid relid)
+{
+	Oid			tableoid;
+	Oid			indexoid;
+
+	hilo_key_table(&tableoid, &indexoid);
+	LockDatabaseObject(tableoid, relid, 1, ExclusiveLock);
+}
+
+void
+hilo_unlock_key_maker(Oid relid)
+{
+	Oid			tableoid;
+	Oid			indexoid;
+
+	hilo_key_table(&tableoid, &indexoid);
+	UnlockDatabaseObject(tableoid, relid, 1, ExclusiveLock);
+}
+
 /*
  * Looks up relid's key row with the latest snapshot, so that a row the
  * worker has just committed is seen even in a REPEATABLE READ transaction.

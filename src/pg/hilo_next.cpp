@@ -415,9 +415,18 @@ hilo_draw(Oid relid, HiloEntry *e)
 void
 hilo_ensure_key(Oid relid, HiloKeyRow *row)
 {
+	bool		ready;
+
 	if (hilo_read_key(relid, row, true) && !hilo_key_needs_repair(relid, row))
 		return;
-	hilo_create_key(relid, idgen_hilo_max_lo);
+	/* Others using the key for the first time wait here, then find it made. */
+	hilo_lock_key_maker(relid);
+	ready = hilo_read_key(relid, row, true) && !hilo_key_needs_repair(relid, row);
+	if (!ready)
+		hilo_create_key(relid, idgen_hilo_max_lo);
+	hilo_unlock_key_maker(relid);
+	if (ready)
+		return;
 	if (!hilo_read_key(relid, row) || hilo_key_needs_repair(relid, row, false))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),

@@ -103,7 +103,7 @@ hilo_new_seq_number(void)
  * while this backend waits for it to draw.
  */
 static bool
-hilo_seq_never_drawn(Oid seqid)
+hilo_seq_never_drawn(Oid seqid, int64 *next)
 {
 	Relation	rel = try_relation_open(seqid, AccessShareLock);
 	bool		never = false;
@@ -119,11 +119,36 @@ hilo_seq_never_drawn(Oid seqid)
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
 		tup = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, FirstOffsetNumber));
-		never = !((Form_pg_sequence_data) ((char *) tup + tup->t_hoff))->is_called;
+		{
+			Form_pg_sequence_data seq = (Form_pg_sequence_data) ((char *) tup + tup->t_hoff);
+
+			never = !seq->is_called;
+			*next = seq->last_value;	/* what nextval() returns first */
+		}
 		UnlockReleaseBuffer(buf);
 	}
 	relation_close(rel, AccessShareLock);
 	return never;
+}
+
+/*
+ * Whether the first block an undrawn sequence (nextval() would return next)
+ * gives reaches the table's ids.  A key fresh from creation was placed
+ * above them and is not: every backend's first use before the first draw
+ * would otherwise start a worker for a repair that moves nothing.
+ */
+static bool
+hilo_undrawn_below_data(Oid relid, const HiloKeyRow *row, int64 next)
+{
+	int64		taken = 0;
+	int64		v = 0;
+	bool		complete;
+
+	if (!hilo_data_max(relid, false, &taken, &complete))
+		return false;
+	/* A floor past the end: the repair reports it. */
+	return idgen::hilo_floor(row->strategy, hilo_row_size(row), taken, next, &v) != HiloStatus::ok ||
+		v > next;
 }
 
 bool
@@ -141,7 +166,12 @@ hilo_key_needs_repair(Oid relid, const HiloKeyRow *row, bool never_drawn_too)
 		hilo_priv_leave(&st);
 	}
 	if (!repair && never_drawn_too)
-		repair = hilo_seq_never_drawn(row->seqid);
+	{
+		int64		next = 0;
+
+		if (hilo_seq_never_drawn(row->seqid, &next))
+			repair = hilo_undrawn_below_data(relid, row, next);
+	}
 	return repair;
 }
 

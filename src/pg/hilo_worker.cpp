@@ -30,10 +30,12 @@ extern "C" {
 #include "access/relation.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "miscadmin.h"
 #include "executor/spi.h"
 #include "postmaster/bgworker.h"
 #include "storage/dsm.h"
 #include "storage/ipc.h"
+#include "storage/latch.h"
 #include "storage/lmgr.h"
 #include "tcop/tcopprot.h"
 #include "utils/acl.h"
@@ -42,6 +44,7 @@ extern "C" {
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
+#include "utils/wait_event.h"
 }
 
 using idgen::HiloStatus;
@@ -456,6 +459,8 @@ idgen_hilo_worker_main(Datum main_arg)
  * operation in messages.  If we are cancelled while waiting, so is the
  * worker (which may have committed by then, as a cancelled COMMIT may).
  */
+static constexpr int kHiloWorkerSlotWaitMs = 5000;
+
 static void
 hilo_run_worker(HiloRequest *req, const char *what)
 {
@@ -485,13 +490,24 @@ hilo_run_worker(HiloRequest *req, const char *what)
 	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
 	worker.bgw_notify_pid = MyProcPid;
 
-	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("could not start a background worker to %s the Hi/Lo key of table %s",
-						what, hilo_relname(req->relid)),
-				 errdetail("Keys are created and changed in transactions of their own, by a background worker."),
-				 errhint("Raise max_worker_processes, or retry when fewer background workers run.")));
+	/*
+	 * Slots free up as other workers (ours for other keys, parallel query)
+	 * exit: a burst of first uses waits for one rather than failing.
+	 */
+	for (int waited_ms = 0; !RegisterDynamicBackgroundWorker(&worker, &handle); waited_ms += 10)
+	{
+		if (waited_ms >= kHiloWorkerSlotWaitMs)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+					 errmsg("could not start a background worker to %s the Hi/Lo key of table %s",
+							what, hilo_relname(req->relid)),
+					 errdetail("Keys are created and changed in transactions of their own, by a background worker; no worker slot came free within %d seconds.",
+							   kHiloWorkerSlotWaitMs / 1000),
+					 errhint("Raise max_worker_processes, or retry when fewer background workers run.")));
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
 	PG_TRY();
 	{
 		status = WaitForBackgroundWorkerShutdown(handle);

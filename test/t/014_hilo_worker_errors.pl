@@ -26,8 +26,20 @@ my ($ret, $out, $err) = $node->psql('postgres', "SELECT hilo_next('t')",
 like($err, qr/53000: could not start a background worker to create the Hi\/Lo key of table t/,
 	'no free worker slot: ERROR 53000');
 like($err, qr/HINT:  Raise max_worker_processes/, 'with a hint');
-is($node->safe_psql('postgres', 'SELECT count(*) FROM id_gen.hilo_key'), '0',
+is($node->safe_psql('postgres', 'SELECT count(*) FROM id_gen.hilo_key WHERE relid = \'t\'::regclass'), '0',
 	'nothing was created');
+
+# A key made in its table's transaction needs no worker, and its first
+# uses in other sessions, before anyone drew from it, need none either
+# (nothing to repair: it lies above the table's ids).
+$node->safe_psql('postgres', q{
+	BEGIN;
+	CREATE TABLE u (id bigint DEFAULT hilo_next('u'));
+	SELECT hilo_set_max_lo('u', 10);
+	COMMIT;
+});
+is($node->safe_psql('postgres', "SELECT hilo_next('u')"), '1',
+	'a fresh key, not drawn from yet, is used without a worker');
 
 $node->append_conf('postgresql.conf', "max_worker_processes = 8\n");
 $node->restart;
@@ -38,7 +50,7 @@ $node->safe_psql('postgres', 'ALTER ROLE extowner NOLOGIN');
 	extra_params => [ '-v', 'VERBOSITY=verbose' ]);
 like($err, qr/55000: could not create the Hi\/Lo key of table t/,
 	'a failing worker: ERROR 55000');
-is($node->safe_psql('postgres', 'SELECT count(*) FROM id_gen.hilo_key'), '0',
+is($node->safe_psql('postgres', 'SELECT count(*) FROM id_gen.hilo_key WHERE relid = \'t\'::regclass'), '0',
 	'nothing was created');
 like(slurp_file($node->logfile), qr/role "extowner" is not permitted to log in/,
 	'the worker\'s own error is in the server log');

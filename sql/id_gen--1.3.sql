@@ -992,6 +992,19 @@ CREATE FUNCTION hilo_parse_text(id text, OUT table_name text, OUT n bigint, OUT 
 COMMENT ON FUNCTION hilo_parse_text(text) IS
     'the parts of a hilo_next_text id: table name (as written, castable to regclass), number, node tag';
 
+-- Node ranges (many nodes): each node's own keys draw from its slice of the id space.
+CREATE FUNCTION hilo_node_of(id bigint) RETURNS integer
+    AS 'MODULE_PATHNAME', 'hilo_node_of'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hilo_node_of(bigint) IS
+    'the node (worker id 0..1023) whose Hi/Lo range holds the id: id >> 53';
+
+CREATE FUNCTION hilo_node_range(node integer, OUT first_id bigint, OUT last_id bigint) RETURNS record
+    AS 'MODULE_PATHNAME', 'hilo_node_range'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hilo_node_range(integer) IS
+    'the ids a node''s own Hi/Lo keys draw from: node * 2^53 .. (node + 1) * 2^53 - 1 (node 0 from 1)';
+
 -- Blocks of hilo_next that adapt per backend (a fixed max_lo stays the default).
 ALTER TABLE id_gen.hilo_key ADD COLUMN adaptive boolean NOT NULL DEFAULT false;
 COMMENT ON COLUMN id_gen.hilo_key.adaptive IS

@@ -319,6 +319,17 @@ hilo_floor(HiloStrategy s, int64_t size, int64_t taken_to, int64_t next_v,
 	return value_above(s, (i128) taken_to + 1, next_v, size, new_next_v);
 }
 
+HiloNodeRange
+hilo_node_range(int32_t node) noexcept
+{
+	if (node < 0 || node > kHiloMaxNode)
+		return HiloNodeRange{1, INT64_MAX};
+	int64_t		first = (int64_t) node << kHiloNodeBits;
+
+	return HiloNodeRange{node == 0 ? 1 : first,
+						 node == kHiloMaxNode ? INT64_MAX : first + (((int64_t) 1 << kHiloNodeBits) - 1)};
+}
+
 HiloStatus
 hilo_rebase(HiloStrategy s, int64_t next_v, int64_t old_size,
 			int64_t new_size, int64_t *new_next_v) noexcept

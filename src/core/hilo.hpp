@@ -198,6 +198,32 @@ HiloStatus	hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
  * and every later block lie entirely above taken_to.  taken_to < 1 moves
  * nothing (ids start at 1).  overflow if that block would not fit in int64.
  */
+/*
+ * Node ranges.  On many nodes (a Citus cluster, primaries that replicate
+ * both ways) each node's keys draw from the node's own slice of the id
+ * space, so that two nodes never hand out one id: node n of 0..1023 (its
+ * worker id, as snowflake_next writes it) owns n * 2^53 .. (n+1) * 2^53 - 1,
+ * node 0 from 1, node 1023 to 2^63 - 1.  An id's node is id >> 53.
+ */
+constexpr int		kHiloNodeBits = 53;
+constexpr int32_t	kHiloMaxNode = 1023;
+
+struct HiloNodeRange
+{
+	int64_t		first;
+	int64_t		last;
+};
+
+/* Node n's range; n outside 0..kHiloMaxNode gives the whole space. */
+HiloNodeRange hilo_node_range(int32_t node) noexcept;
+
+/* The node whose range holds id (ids below 1: node 0). */
+constexpr int32_t
+hilo_node_of(int64_t id) noexcept
+{
+	return id < 1 ? 0 : (int32_t) (id >> kHiloNodeBits);
+}
+
 HiloStatus	hilo_floor(HiloStrategy s, int64_t size, int64_t taken_to, int64_t next_v,
 					   int64_t *new_next_v) noexcept;
 

@@ -193,6 +193,9 @@ extern int64 hilo_spi_int8(int col, bool *isnull);
 
 /* Where a sequence stands, and moving it (privileged SPI, sequence locked). */
 extern int64 hilo_seq_next_value(Oid seqid);
+
+/* The value nextval() would return next, read from the page (no privilege needed). */
+extern int64 hilo_seq_peek_next(Oid seqid, int64 increment);
 extern void hilo_seq_set_next(Oid seqid, int64 next_v);
 
 /* Tells our own and (at commit) every backend's cache that relid changed. */
@@ -245,6 +248,21 @@ extern void hilo_draw_durable(Oid seqid);
  */
 extern bool hilo_block_checked(Oid relid, Oid seqid, idgen::HiloStrategy strategy, int64 v,
 							   int64 size, int attempt, idgen::HiloBlock *block);
+
+/*
+ * This node's range of Hi/Lo ids (core hilo_node_range): the range of its
+ * worker id when that is set or derived from its Citus group, else (a
+ * single server) the whole space; ERROR 55000 for a Citus group past 1023.
+ * Keys' own sequences draw inside it; bound sequences are the
+ * application's, which numbers them.
+ */
+extern idgen::HiloNodeRange hilo_this_node_range(void);
+
+/* Whether an own sequence's next block starts below this node's range. */
+extern bool hilo_own_seq_below_node(const HiloKeyRow *row);
+
+/* ERROR if block passes the end of this node's range (own sequences). */
+extern void hilo_check_node_end(Oid relid, const HiloKeyRow *row, const idgen::HiloBlock *block);
 
 /* ---------------------------------------------------------------------
  * hilo_worker.cpp: creating and changing keys

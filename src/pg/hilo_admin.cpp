@@ -11,7 +11,9 @@
 #include "pg/hilo.hpp"
 
 extern "C" {
+#include "access/htup_details.h"
 #include "catalog/pg_class.h"
+#include "funcapi.h"
 #include "storage/lmgr.h"
 #include "tcop/utility.h"
 #include "utils/acl.h"
@@ -364,4 +366,33 @@ IDGEN_FUNCTION(hilo_reserved_to)
 	if (size < 1)
 		PG_RETURN_NULL();
 	PG_RETURN_INT64(idgen::hilo_reserved_to(strategy, PG_GETARG_INT64(1), size));
+}
+
+/* hilo_node_of(id bigint): the node whose range holds id. */
+IDGEN_FUNCTION(hilo_node_of)
+{
+	PG_RETURN_INT32(idgen::hilo_node_of(PG_GETARG_INT64(0)));
+}
+
+/* hilo_node_range(node integer, OUT first_id bigint, OUT last_id bigint) */
+IDGEN_FUNCTION(hilo_node_range)
+{
+	int32		node = PG_GETARG_INT32(0);
+	idgen::HiloNodeRange range;
+	TupleDesc	desc;
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+
+	if (node < 0 || node > idgen::kHiloMaxNode)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("node must be between 0 and %d, not %d", (int) idgen::kHiloMaxNode, node),
+				 errhint("A node is a worker id, as node_identity() reports it.")));
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "hilo_node_range must return a composite type");
+	range = idgen::hilo_node_range(node);
+	values[0] = Int64GetDatum(range.first);
+	values[1] = Int64GetDatum(range.last);
+	desc = BlessTupleDesc(desc);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }

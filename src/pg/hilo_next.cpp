@@ -22,6 +22,7 @@
 #include "pg/guard.hpp"
 #include "pg/guc.hpp"
 #include "pg/hilo.hpp"
+#include "pg/node_identity.hpp"
 
 extern "C" {
 #include "access/relation.h"
@@ -100,7 +101,12 @@ hilo_refresh(Oid relid, HiloEntry *e, HiloKeyRow *rowp = nullptr)
 	/* Cleared first: an invalidation arriving during the read re-marks it. */
 	e->stale = false;
 	found = hilo_read_key(relid, &row, true);
-	if (!found || row.seqid != e->seqid || row.strategy != e->strategy)
+	/*
+	 * Gone, changed, or an own sequence below this node's range (the node
+	 * got its identity after the key was made): load it again, which has
+	 * the key worker move the sequence into the range first.
+	 */
+	if (!found || row.seqid != e->seqid || row.strategy != e->strategy || hilo_own_seq_below_node(&row))
 	{
 		hilo_cache->erase(relid);
 		return false;
@@ -212,6 +218,56 @@ hilo_block_checked(Oid relid, Oid seqid, idgen::HiloStrategy strategy, int64 v, 
 	pg_unreachable();
 }
 
+idgen::HiloNodeRange
+hilo_this_node_range(void)
+{
+	idgen::node_identity::Resolved w = idgen_node_worker(idgen::kHiloMaxNode);
+
+	if (w.source == idgen::node_identity::Source::Default)
+		return idgen::hilo_node_range(-1);
+	if (w.status != idgen::node_identity::Status::Ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this node has no Hi/Lo range: its Citus group lies past worker id %d",
+						(int) idgen::kHiloMaxNode),
+				 errhint("Set id_gen.worker_id on this node to a number no other node uses.")));
+	return idgen::hilo_node_range(w.id);
+}
+
+bool
+hilo_own_seq_below_node(const HiloKeyRow *row)
+{
+	idgen::HiloNodeRange range;
+	int64		next;
+	HiloBlock	block;
+
+	if (!row->own_seq || !OidIsValid(row->seqid))
+		return false;
+	range = hilo_this_node_range();
+	if (range.first <= 1)
+		return false;			/* node 0, or no node: every block is in range */
+	next = hilo_seq_peek_next(row->seqid, row->increment);
+	return idgen::hilo_block(row->strategy, next, hilo_row_size(row), &block) != HiloStatus::ok ||
+		block.next < range.first;
+}
+
+void
+hilo_check_node_end(Oid relid, const HiloKeyRow *row, const HiloBlock *block)
+{
+	idgen::HiloNodeRange range;
+
+	if (!row->own_seq)
+		return;
+	range = hilo_this_node_range();
+	if (block->last > range.last)
+		ereport(ERROR,
+				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				 errmsg("Hi/Lo key of table %s has used up this node's range", hilo_relname(relid)),
+				 errdetail("The node's ids end at " INT64_FORMAT "; the next block would end at " INT64_FORMAT ".",
+						   range.last, block->last),
+				 errhint("No id was handed out.  Each node owns 2^53 ids; give this node another worker id.")));
+}
+
 /* At most this many values are drawn one by one for one run. */
 static const int kHiloMaxSingleDraws = 10000;
 
@@ -272,6 +328,7 @@ hilo_take_run(Oid relid, const HiloKeyRow *row, int64 need, bool alone, HiloRun 
 		}
 		run->last_v = v;
 		attempt = -1;
+		hilo_check_node_end(relid, row, &run->ids);
 		if (blocks >= need)
 			return;
 		if (!adjacent)
@@ -296,6 +353,7 @@ hilo_take_run(Oid relid, const HiloKeyRow *row, int64 need, bool alone, HiloRun 
 						 errdetail(INT64_FORMAT " blocks would pass the end of the sequence's bigint range.", need),
 						 errhint("Ask for fewer ids.")));
 			(void) hilo_block_checked(relid, seqid, row->strategy, to_v, size, 2, &block);
+			hilo_check_node_end(relid, row, &block);
 #ifdef IDGEN_TEST_HOOKS
 			/* Between the run's first value and the setval() past the rest. */
 			hilo_test_wait(idgen_test_wait_before_run_jump);
@@ -400,6 +458,7 @@ hilo_draw(Oid relid, HiloEntry *e)
 			continue;			/* a block below 1: draw again */
 		if (!hilo_block_above_data(relid, seqid, e->strategy, e->size, &block))
 			continue;			/* ids already in the table: draw again */
+		hilo_check_node_end(relid, &row, &block);
 		e->block = block;
 		hilo_unlock_key(relid, mode);
 		return true;

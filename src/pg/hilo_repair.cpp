@@ -96,17 +96,18 @@ hilo_new_seq_number(void)
  * --------------------------------------------------------------------- */
 
 /*
- * Whether a sequence was never drawn from (is_called false), read from its
- * page as sequence.c's read_seq_tuple does.  The lock is released at once:
+ * A sequence's last_value and is_called, read from its page as
+ * sequence.c's read_seq_tuple does, without a privilege check (the caller
+ * checked the table).  False if it is gone.  The lock is released at once:
  * held to the end of the transaction, it would make a concurrent
  * hilo_bind(), which drops the key's old sequence, wait for this backend
  * while this backend waits for it to draw.
  */
 static bool
-hilo_seq_never_drawn(Oid seqid, int64 *next)
+hilo_seq_read_page(Oid seqid, int64 *last_value, bool *is_called)
 {
 	Relation	rel = try_relation_open(seqid, AccessShareLock);
-	bool		never = false;
+	bool		found = false;
 
 	if (rel == NULL)
 		return false;
@@ -115,20 +116,49 @@ hilo_seq_never_drawn(Oid seqid, int64 *next)
 		Buffer		buf = ReadBuffer(rel, 0);
 		Page		page;
 		HeapTupleHeader tup;
+		Form_pg_sequence_data seq;
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
 		tup = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, FirstOffsetNumber));
-		{
-			Form_pg_sequence_data seq = (Form_pg_sequence_data) ((char *) tup + tup->t_hoff);
-
-			never = !seq->is_called;
-			*next = seq->last_value;	/* what nextval() returns first */
-		}
+		seq = (Form_pg_sequence_data) ((char *) tup + tup->t_hoff);
+		*last_value = seq->last_value;
+		*is_called = seq->is_called;
+		found = true;
 		UnlockReleaseBuffer(buf);
 	}
 	relation_close(rel, AccessShareLock);
-	return never;
+	return found;
+}
+
+/* Whether a sequence was never drawn from; *next: what nextval() returns first. */
+static bool
+hilo_seq_never_drawn(Oid seqid, int64 *next)
+{
+	bool		is_called = true;
+
+	return hilo_seq_read_page(seqid, next, &is_called) && !is_called;
+}
+
+int64
+hilo_seq_peek_next(Oid seqid, int64 increment)
+{
+	int64		last = 0;
+	bool		is_called = false;
+	int64		next;
+
+	if (!hilo_seq_read_page(seqid, &last, &is_called) || !is_called)
+		return last;
+	return pg_add_s64_overflow(last, increment, &next) ? PG_INT64_MAX : next;
+}
+
+/* taken_to raised to just below this node's range, for an own sequence. */
+static int64
+hilo_node_floor(int64 taken_to)
+{
+	idgen::HiloNodeRange range = hilo_this_node_range();
+
+	return range.first - 1 > taken_to ? range.first - 1 : taken_to;
 }
 
 /*
@@ -165,6 +195,8 @@ hilo_key_needs_repair(Oid relid, const HiloKeyRow *row, bool never_drawn_too)
 		repair = hilo_rows_name_seq(row->seqname, relid);
 		hilo_priv_leave(&st);
 	}
+	if (!repair)
+		repair = hilo_own_seq_below_node(row);
 	if (!repair && never_drawn_too)
 	{
 		int64		next = 0;
@@ -185,6 +217,7 @@ hilo_place_new_seq(const char *seqname, int32 max_lo, int64 taken_to)
 	Oid			seqid = hilo_seq_resolve(seqname);
 	int64		v = 0;
 
+	taken_to = hilo_node_floor(taken_to);
 	if (idgen::hilo_floor(HiloStrategy::classic, max_lo, taken_to, 0, &v) != HiloStatus::ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
@@ -240,6 +273,7 @@ hilo_recreate_own_seq(Oid relid, const HiloKeyRow *row, int64 taken_to)
 	int64		v = 0;
 	int64		size = row->max_lo;
 
+	taken_to = hilo_node_floor(taken_to);
 	if (idgen::hilo_floor(row->strategy, size, taken_to, 0, &v) != HiloStatus::ok)
 		hilo_exhausted(relid, taken_to);
 	if (name == NULL || !hilo_is_own_seq_name(name) || hilo_rows_name_seq(name, relid))
@@ -303,6 +337,7 @@ hilo_split_shared_seq(Oid relid, const HiloKeyRow *row, int64 taken_to)
 			taken = taken_to;
 		else if (!hilo_data_max(keys[i], false, &taken, &complete))
 			taken = 0;
+		taken = hilo_node_floor(taken);
 		if (idgen::hilo_move(k.strategy, shared_next, size, k.strategy, 0, size, &above_shared) != HiloStatus::ok ||
 			idgen::hilo_floor(k.strategy, size, taken, above_shared, &v) != HiloStatus::ok)
 			hilo_exhausted(keys[i], taken);
@@ -351,6 +386,9 @@ hilo_repair_key_sql(Oid relid, int64 taken_to)
 		int64		next = hilo_seq_next_value(row.seqid);
 		int64		v = 0;
 
+		/* An own sequence also moves into this node's range. */
+		if (row.own_seq)
+			taken_to = hilo_node_floor(taken_to);
 		if (idgen::hilo_floor(row.strategy, hilo_row_size(&row), taken_to, next, &v) != HiloStatus::ok)
 			hilo_exhausted(relid, taken_to);
 		if (v > next)

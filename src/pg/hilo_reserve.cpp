@@ -135,10 +135,10 @@ hilo_reserve_run(Oid relid, const HiloKeyRow *seen, int64 want, HiloClient *c)
 	LockRelationOid(seqid, RowExclusiveLock);
 	hilo_require_permanent_seq(seqid);
 	hilo_lock_key(relid, ExclusiveLock);
-	if (!hilo_read_key(relid, &row, true) || row.seqid != seqid)
+	if (!hilo_read_key(relid, &row, true) || row.seqid != seqid || hilo_own_seq_below_node(&row))
 	{
 		hilo_unlock_key(relid, ExclusiveLock);
-		return false;
+		return false;			/* changed, or to be moved into this node's range */
 	}
 	size = hilo_row_size(&row);
 	per = idgen::hilo_ids_per_block(row.strategy, size);

@@ -9,7 +9,9 @@
 #   is real: the two nodes' decimal ids coincide.
 # - With distinct identities the check is clean, and once replication has
 #   caught up every node holds both nodes' rows with no duplicate in any
-#   generator: snowflake_next, jsid_next, decimal_id, timeuuid_next.
+#   generator: snowflake_next, jsid_next, decimal_id, timeuuid_next, and
+#   hilo_next, whose keys draw from each node's own range (the merged
+#   table below would refuse two keys that both started at 1).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -74,7 +76,9 @@ my $cols = "node text, sf bigint DEFAULT snowflake_next() UNIQUE, js bigint DEFA
             dec bigint DEFAULT decimal_id() UNIQUE, tu timeuuid DEFAULT timeuuid_next() UNIQUE";
 for my $name ('a', 'b')
 {
-	$node{$name}->safe_psql('postgres', "CREATE TABLE ids_a ($cols); CREATE TABLE ids_b ($cols);
+	$node{$name}->safe_psql('postgres', "
+		CREATE TABLE ids_a ($cols, hl bigint DEFAULT hilo_next('ids_a') UNIQUE);
+		CREATE TABLE ids_b ($cols, hl bigint DEFAULT hilo_next('ids_b') UNIQUE);
 		CREATE PUBLICATION pub_$name FOR TABLE ids_$name");
 }
 # connstr() quotes the database name: double the quotes inside the literal
@@ -130,19 +134,21 @@ for my $name ('a', 'b')
 		"$per_node|$per_node", "node $name holds both nodes' rows");
 	is($node{$name}->safe_psql('postgres',
 		'WITH u AS (SELECT * FROM ids_a UNION ALL SELECT * FROM ids_b)
-		 SELECT count(*), count(DISTINCT sf), count(DISTINCT js), count(DISTINCT dec), count(DISTINCT tu) FROM u'),
-		join('|', ($total) x 5), "node $name: no duplicate among both nodes' ids, in any generator");
+		 SELECT count(*), count(DISTINCT sf), count(DISTINCT js), count(DISTINCT dec), count(DISTINCT tu),
+		        count(DISTINCT hl) FROM u'),
+		join('|', ($total) x 6), "node $name: no duplicate among both nodes' ids, in any generator");
 	# the same rows in one table with unique constraints, as a merge would
 	my ($ret, $out, $err) = $node{$name}->psql('postgres',
-		"CREATE TABLE merged (sf bigint PRIMARY KEY, js bigint UNIQUE, dec bigint UNIQUE, tu timeuuid UNIQUE);
-		 INSERT INTO merged SELECT sf, js, dec, tu FROM ids_a UNION ALL SELECT sf, js, dec, tu FROM ids_b");
+		"CREATE TABLE merged (sf bigint PRIMARY KEY, js bigint UNIQUE, dec bigint UNIQUE, tu timeuuid UNIQUE,
+		                      hl bigint UNIQUE);
+		 INSERT INTO merged SELECT sf, js, dec, tu, hl FROM ids_a UNION ALL SELECT sf, js, dec, tu, hl FROM ids_b");
 	is($ret, 0, "node $name: both nodes' ids fit one table with unique constraints") or diag($err);
 }
 is($node{a}->safe_psql('postgres',
 	'WITH u AS (SELECT * FROM ids_a UNION ALL SELECT * FROM ids_b)
 	 SELECT string_agg(DISTINCT node || ((snowflake_decode(sf)).worker_id)::text || ((jsid_decode(js)).worker_id)::text
-	                   || ((decimal_id_decode(dec)).launch_id)::text, \',\') FROM u'),
-	'a111,b222', 'each row carries its node\'s worker id (snowflake, jsid) and launch id');
+	                   || ((decimal_id_decode(dec)).launch_id)::text || hilo_node_of(hl)::text, \',\') FROM u'),
+	'a1111,b2222', 'each row carries its node\'s worker id (snowflake, jsid, Hi/Lo range) and launch id');
 
 $_->stop for values %node;
 done_testing();

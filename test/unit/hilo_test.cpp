@@ -196,6 +196,56 @@ TEST(Hilo, RebaseNeverOverlaps)
 	}
 }
 
+TEST(Hilo, NodeRangesTileTheSpace)
+{
+	/* 1024 ranges, each right after the one before, from 1 to 2^63 - 1. */
+	int64_t		expect_first = 1;
+
+	for (int32_t n = 0; n <= kHiloMaxNode; n++)
+	{
+		HiloNodeRange r = hilo_node_range(n);
+
+		ASSERT_EQ(r.first, expect_first) << "node " << n;
+		ASSERT_LT(r.first, r.last);
+		EXPECT_EQ(hilo_node_of(r.first), n);
+		EXPECT_EQ(hilo_node_of(r.last), n);
+		if (n < kHiloMaxNode)
+		{
+			EXPECT_EQ(r.last - r.first + 1, n == 0 ? (INT64_C(1) << 53) - 1 : INT64_C(1) << 53);
+			expect_first = r.last + 1;
+		}
+		else
+			EXPECT_EQ(r.last, INT64_MAX);
+	}
+	/* No node: the whole space. */
+	EXPECT_EQ(hilo_node_range(-1).first, 1);
+	EXPECT_EQ(hilo_node_range(-1).last, INT64_MAX);
+	EXPECT_EQ(hilo_node_range(1024).last, INT64_MAX);
+	EXPECT_EQ(hilo_node_of(0), 0);
+	EXPECT_EQ(hilo_node_of(-5), 0);
+}
+
+TEST(Hilo, NodeFloorStartsInTheRange)
+{
+	/* A key of node 3 that stood at 0: its first block starts at the range. */
+	HiloNodeRange r = hilo_node_range(3);
+
+	for (HiloStrategy s : {HiloStrategy::classic, HiloStrategy::legacy, HiloStrategy::pooled_lo,
+						   HiloStrategy::pooled, HiloStrategy::pooled_hibernate3})
+	{
+		for (int64_t size : {1, 7, 1000, 32768})
+		{
+			int64_t		v = 0;
+			HiloBlock	b;
+
+			ASSERT_EQ(hilo_floor(s, size, r.first - 1, 0, &v), HiloStatus::ok);
+			ASSERT_EQ(hilo_block(s, v, size, &b), HiloStatus::ok);
+			EXPECT_GE(b.next, r.first) << hilo_strategy_name(s) << " " << size;
+			EXPECT_LE(b.next - r.first, size) << hilo_strategy_name(s) << " " << size;
+		}
+	}
+}
+
 TEST(HiloCache, InsertFindErase)
 {
 	HiloCache	c;

@@ -1,0 +1,77 @@
+-- Hi/Lo on many nodes: a node with an identity (id_gen.worker_id set, or a
+-- Citus group) draws its own keys' ids from its own range, node * 2^53 ..
+-- (node + 1) * 2^53 - 1, so two nodes never hand out one id, whatever each
+-- key's history.  A single server with no identity keeps the whole space.
+-- Here a stand-in pg_catalog.pg_dist_local_group plays Citus (as in
+-- node_identity.sql); the group is read once per transaction.
+SELECT n, r.* FROM generate_series(0, 3) n, hilo_node_range(n) r
+UNION ALL SELECT 1023, r.* FROM hilo_node_range(1023) r;
+SELECT hilo_node_of(1), hilo_node_of(9007199254740991), hilo_node_of(9007199254740992),
+       hilo_node_of(9223372036854775807), hilo_node_of(0), hilo_node_of(-1);
+SELECT hilo_node_range(1024); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_node_range(-1); \echo :LAST_ERROR_SQLSTATE
+
+-- A single server: keys start at 1.
+CREATE TABLE nodes_single (id bigint PRIMARY KEY DEFAULT hilo_next('nodes_single'));
+SELECT hilo_set_max_lo('nodes_single', 10);
+INSERT INTO nodes_single SELECT FROM generate_series(1, 3) RETURNING id, hilo_node_of(id);
+
+-- Node 3 (a Citus group).  A new key starts at the range; hilo_reserve too.
+SET allow_system_table_mods = on;
+CREATE TABLE pg_catalog.pg_dist_local_group (groupid int NOT NULL PRIMARY KEY);
+INSERT INTO pg_catalog.pg_dist_local_group VALUES (3);
+RESET allow_system_table_mods;
+CREATE TABLE nodes_on3 (id bigint PRIMARY KEY DEFAULT hilo_next('nodes_on3'));
+SELECT hilo_set_max_lo('nodes_on3', 10);
+INSERT INTO nodes_on3 SELECT FROM generate_series(1, 3) RETURNING id, hilo_node_of(id);
+SELECT first_id, last_id, hilo_node_of(first_id) FROM hilo_reserve('nodes_on3', 10);
+
+-- A key made before the node had its identity: the block this session
+-- holds stays good (it was drawn when the node used the whole space); its
+-- next block, and every new session's, comes from the node's range.  The
+-- move is made by the key worker and committed: ROLLBACK keeps it.
+INSERT INTO nodes_single SELECT FROM generate_series(1, 7) RETURNING id, hilo_node_of(id);
+BEGIN;
+INSERT INTO nodes_single DEFAULT VALUES RETURNING id, hilo_node_of(id);
+ROLLBACK;
+\c
+INSERT INTO nodes_single DEFAULT VALUES RETURNING id, hilo_node_of(id);
+SELECT hilo_node_of(max(id)) AS node, count(*) FILTER (WHERE hilo_node_of(id) = 0) AS before_identity
+  FROM nodes_single;
+
+-- The node is renumbered (re-added as group 5): the next draw moves on.
+-- Numbers only go up with Citus; a node given a lower worker id by hand
+-- keeps drawing where it was (its old range is its own, no other node's).
+UPDATE pg_catalog.pg_dist_local_group SET groupid = 5;
+\c
+INSERT INTO nodes_on3 DEFAULT VALUES RETURNING hilo_node_of(id);
+
+-- The end of a node's range: the key is exhausted here, never spilling
+-- into node 6's range.
+SELECT hilo_set_floor('nodes_on3', (SELECT last_id - 14 FROM hilo_node_range(5)));
+\c
+INSERT INTO nodes_on3 SELECT FROM generate_series(1, 10)
+RETURNING id, hilo_node_of(id), (SELECT last_id FROM hilo_node_range(5)) - id AS before_end;
+INSERT INTO nodes_on3 DEFAULT VALUES; \echo :LAST_ERROR_SQLSTATE
+SELECT first_id FROM hilo_reserve('nodes_on3', 1); \echo :LAST_ERROR_SQLSTATE
+
+-- A group past 1023 has no range: refused with a hint, like snowflake_next().
+UPDATE pg_catalog.pg_dist_local_group SET groupid = 1024;
+\c
+CREATE TABLE nodes_far (id bigint DEFAULT hilo_next('nodes_far'));
+SELECT hilo_next('nodes_far'); \echo :LAST_ERROR_SQLSTATE
+
+-- A bound key draws from the application's sequence, which the application
+-- numbers per node: it is not moved.
+UPDATE pg_catalog.pg_dist_local_group SET groupid = 2;
+CREATE TABLE nodes_app (id bigint PRIMARY KEY DEFAULT hilo_next('nodes_app'));
+CREATE SEQUENCE nodes_app_seq;
+SELECT hilo_bind('nodes_app', 'nodes_app_seq', 'pooled_lo', 1);
+\c
+INSERT INTO nodes_app SELECT FROM generate_series(1, 2) RETURNING id;
+
+SET allow_system_table_mods = on;
+DROP TABLE pg_catalog.pg_dist_local_group;
+RESET allow_system_table_mods;
+DROP TABLE nodes_single, nodes_on3, nodes_far, nodes_app;
+DROP SEQUENCE nodes_app_seq;

@@ -70,8 +70,26 @@ SELECT hilo_bind('nodes_app', 'nodes_app_seq', 'pooled_lo', 1);
 \c
 INSERT INTO nodes_app SELECT FROM generate_series(1, 2) RETURNING id;
 
+-- Citus creates a distributed table's shards with the table's DDL renamed:
+-- on a worker the shard's default names the shell table, which may not
+-- exist yet.  There the literal is resolved at each call instead, so the
+-- shard draws from this node's key of the shell table.
+CREATE TABLE nodes_dist_102008 (id bigint PRIMARY KEY DEFAULT hilo_next('public.nodes_dist'::regclass));
+SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'nodes_dist_102008'::regclass;
+CREATE TABLE nodes_dist (id bigint PRIMARY KEY DEFAULT hilo_next('nodes_dist'));
+SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'nodes_dist'::regclass;
+INSERT INTO nodes_dist_102008 SELECT FROM generate_series(1, 2) RETURNING hilo_node_of(id);
+SELECT relid::regclass FROM id_gen.hilo_key WHERE relid::text LIKE 'nodes_dist%';
+-- Only a shard's name (<table>_<digits>, same schema) of a table that does
+-- not exist: anything else is analysed as written.
+CREATE TABLE nodes_other (id bigint DEFAULT hilo_next('nodes_missing')); \echo :LAST_ERROR_SQLSTATE
+CREATE TABLE nodes_missing_x1 (id bigint DEFAULT hilo_next('nodes_missing')); \echo :LAST_ERROR_SQLSTATE
+CREATE TABLE nodes_missing_1 (id bigint DEFAULT hilo_next('id_gen.nodes_missing')); \echo :LAST_ERROR_SQLSTATE
+
 SET allow_system_table_mods = on;
 DROP TABLE pg_catalog.pg_dist_local_group;
 RESET allow_system_table_mods;
-DROP TABLE nodes_single, nodes_on3, nodes_far, nodes_app;
+-- Not a Citus node: a shard name gets no special treatment.
+CREATE TABLE nodes_missing_2 (id bigint DEFAULT hilo_next('nodes_missing')); \echo :LAST_ERROR_SQLSTATE
+DROP TABLE nodes_single, nodes_on3, nodes_far, nodes_app, nodes_dist, nodes_dist_102008;
 DROP SEQUENCE nodes_app_seq;

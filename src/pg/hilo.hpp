@@ -46,6 +46,9 @@ extern "C" {
 /* From _PG_init: the invalidation callbacks of the backend's caches. */
 extern void idgen_hilo_init(void);
 
+/* hilo_citus.cpp: lets Citus create shards of tables with DEFAULT hilo_next(). */
+extern void idgen_hilo_citus_init(void);
+
 /* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
 extern void idgen_hilo_relcache(Oid relid);
 

@@ -15,6 +15,7 @@
 #include "pg/hilo.hpp"
 
 extern "C" {
+#include "common/int.h"
 #include "access/relation.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"

@@ -37,6 +37,7 @@
 #include "pg/hilo.hpp"
 
 extern "C" {
+#include "common/int.h"
 #include "access/htup_details.h"
 #include "funcapi.h"
 #include "storage/lmgr.h"

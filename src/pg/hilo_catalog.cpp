@@ -255,47 +255,44 @@ hilo_key_table(Oid *tableoid, Oid *indexoid)
  * id_gen.hilo_key and whose id is the table: no SQL function or command
  * takes such a lock, so no other role can hold it (an advisory lock key,
  * which version 1.0 used, anyone can compute and hold).  In pg_locks:
- * locktype object, classid id_gen.hilo_key, objid the table.
+ * locktype object, classid id_gen.hilo_key, objid the table, objsubid 0
+ * (the maker lock, hilo.hpp, is objsubid 1).
  */
-void
-hilo_lock_key(Oid relid, LOCKMODE mode)
+static void
+hilo_key_object_lock(Oid relid, uint16 subid, LOCKMODE mode, bool lock)
 {
 	Oid			tableoid;
 	Oid			indexoid;
 
 	hilo_key_table(&tableoid, &indexoid);
-	LockDatabaseObject(tableoid, relid, 0, mode);
+	if (lock)
+		LockDatabaseObject(tableoid, relid, subid, mode);
+	else
+		UnlockDatabaseObject(tableoid, relid, subid, mode);
+}
+
+void
+hilo_lock_key(Oid relid, LOCKMODE mode)
+{
+	hilo_key_object_lock(relid, 0, mode, true);
 }
 
 void
 hilo_unlock_key(Oid relid, LOCKMODE mode)
 {
-	Oid			tableoid;
-	Oid			indexoid;
-
-	hilo_key_table(&tableoid, &indexoid);
-	UnlockDatabaseObject(tableoid, relid, 0, mode);
+	hilo_key_object_lock(relid, 0, mode, false);
 }
 
-/* In pg_locks: locktype object, classid id_gen.hilo_key, objid the table, objsubid 1. */
 void
 hilo_lock_key_maker(Oid relid)
 {
-	Oid			tableoid;
-	Oid			indexoid;
-
-	hilo_key_table(&tableoid, &indexoid);
-	LockDatabaseObject(tableoid, relid, 1, ExclusiveLock);
+	hilo_key_object_lock(relid, 1, ExclusiveLock, true);
 }
 
 void
 hilo_unlock_key_maker(Oid relid)
 {
-	Oid			tableoid;
-	Oid			indexoid;
-
-	hilo_key_table(&tableoid, &indexoid);
-	UnlockDatabaseObject(tableoid, relid, 1, ExclusiveLock);
+	hilo_key_object_lock(relid, 1, ExclusiveLock, false);
 }
 
 /*

@@ -381,6 +381,9 @@ hilo_orm_draw(Oid relid, HiloStrategy strategy, int64 size, HiloBlock *block)
 						 errhint("The key has used up the bigint range; no id was handed out.")));
 				break;
 			case HiloStatus::below_one:
+				/* hi 0 of classic with max_lo 1 (the block is {0}): take the next one. */
+				if (attempt < kHiloOrmDrawAttempts)
+					continue;
 				ereport(ERROR,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 						 errmsg("hi value " INT64_FORMAT " of the Hi/Lo key of table %s gives no ids above 0",

@@ -157,6 +157,21 @@ BEGIN READ ONLY;
 SELECT hilo_next('ro'); \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 
+-- A transaction that locked the hi row itself would wait for its own key
+-- worker: refused at once.
+CREATE TABLE self_hi (next_hi integer);
+INSERT INTO self_hi VALUES (0);
+CREATE TABLE self (id bigint PRIMARY KEY DEFAULT hilo_next('self'));
+SELECT hilo_bind_table('self', 'self_hi', 'next_hi', 2);
+BEGIN;
+SELECT next_hi FROM self_hi FOR UPDATE;
+SELECT hilo_next('self'); \echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+BEGIN;
+SELECT next_hi FROM self_hi;
+SELECT hilo_next('self');                                                         -- reading it is fine: 1
+COMMIT;
+
 -- The row disappears, turns NULL, or the hi table goes: clear errors, and
 -- nothing is handed out.
 CREATE TABLE gone_hi (next_hi integer);

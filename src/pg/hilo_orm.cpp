@@ -37,6 +37,7 @@ extern "C" {
 #include "common/int.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "storage/lock.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -362,6 +363,27 @@ hilo_orm_draw(Oid relid, HiloStrategy strategy, int64 size, HiloBlock *block)
 				 errmsg("hi table %s was created in this transaction", hilo_relname(hioid)),
 				 errdetail("Blocks are drawn in a transaction of their own, which cannot see it."),
 				 errhint("Commit the CREATE TABLE first.")));
+
+	/*
+	 * A transaction that locked or wrote rows of the hi table (FOR UPDATE,
+	 * UPDATE, LOCK TABLE: anything above AccessShareLock) may hold the very
+	 * row the worker must lock: it would wait for us while we wait for it.
+	 */
+	{
+		LOCKTAG		tag;
+
+		SET_LOCKTAG_RELATION(tag, MyDatabaseId, hioid);
+		for (LOCKMODE mode = RowShareLock; mode <= AccessExclusiveLock; mode++)
+		{
+			if (idgen_lock_held_by_me(&tag, mode))
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_IN_USE),
+						 errmsg("cannot draw a block of the Hi/Lo key of table %s: this transaction holds a lock on hi table %s",
+								hilo_relname(relid), hilo_relname(hioid)),
+						 errdetail("The block is taken by a background worker in a transaction of its own, which would wait for rows this transaction may have locked or written."),
+						 errhint("Draw ids before locking or writing the hi table in this transaction, or in another transaction.")));
+		}
+	}
 
 	for (int attempt = 1;; attempt++)
 	{

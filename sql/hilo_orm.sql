@@ -113,6 +113,15 @@ INSERT INTO floored VALUES (22);
 SELECT hilo_bind_table('floored', 'floor_hi', 'next_hi', 4);
 INSERT INTO floored DEFAULT VALUES RETURNING id;                                  -- hi 4 (20..24) holds 22: hi 5, 25
 SELECT next_hi FROM floor_hi;
+-- Three such blocks in a row: an error; the row stays advanced past them.
+CREATE TABLE floor3_hi (next_hi integer);
+INSERT INTO floor3_hi VALUES (0);
+CREATE TABLE floored3 (id bigint PRIMARY KEY DEFAULT hilo_next('floored3'));
+INSERT INTO floored3 VALUES (1), (2), (4);                                       -- blocks {1}, {2, 3}, {4, 5}
+SELECT hilo_bind_table('floored3', 'floor3_hi', 'next_hi', 1);
+INSERT INTO floored3 DEFAULT VALUES; \echo :LAST_ERROR_SQLSTATE
+SELECT next_hi FROM floor3_hi;
+INSERT INTO floored3 DEFAULT VALUES RETURNING id;                                 -- hi 3: 6
 
 -- Bad input.
 SELECT hilo_bind_table(NULL, 'rb_hi', 'next_hi', 2); \echo :LAST_ERROR_SQLSTATE

@@ -427,7 +427,7 @@ hilo_orm_draw(Oid relid, HiloStrategy strategy, int64 size, HiloBlock *block)
 					 errmsg("ids in table %s reach into the blocks of its hi row", hilo_relname(relid)),
 					 errdetail("%d blocks in a row, up to hi " INT64_FORMAT ", held ids already in the table.",
 							   attempt, req.orm_hi),
-					 errhint("Move the hi row above the table's largest id divided by max_lo + 1; the ORM would reissue those ids too.")));
+					 errhint("Move the hi row past the block that holds the table's largest id; the ORM would hand out those ids again too.")));
 	}
 }
 

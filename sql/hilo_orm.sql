@@ -93,6 +93,20 @@ SELECT next_hi FROM rb_hi;
 COMMIT;
 SELECT hilo_next('rb');                                                           -- 7
 SELECT next_hi FROM rb_hi;
+-- ROLLBACK PREPARED likewise.
+BEGIN;
+SELECT hilo_next('rb'), hilo_next('rb'), hilo_next('rb');                         -- 8; hi 3: 9, 10
+PREPARE TRANSACTION 'orm_rb';
+ROLLBACK PREPARED 'orm_rb';
+SELECT next_hi FROM rb_hi;
+SELECT hilo_next('rb');                                                           -- 11
+-- A row that cannot move on (its type's end): an error, nothing handed out.
+CREATE TABLE small_hi (next_hi smallint);
+INSERT INTO small_hi VALUES (32767);
+CREATE TABLE small (id bigint PRIMARY KEY DEFAULT hilo_next('small'));
+SELECT hilo_bind_table('small', 'small_hi', 'next_hi', 2);
+SELECT hilo_next('small'); \echo :LAST_ERROR_SQLSTATE
+SELECT next_hi FROM small_hi;
 -- A rolled-back binding is gone; the row it advanced stays advanced.
 CREATE TABLE rb2_hi (next_hi integer);
 INSERT INTO rb2_hi VALUES (0);

@@ -1029,3 +1029,59 @@ ALTER TABLE id_gen.hilo_key DROP CONSTRAINT hilo_key_strategy_check,
 COMMENT ON FUNCTION hilo_bind(regclass, regclass, text, integer) IS
     'makes the table''s Hi/Lo key draw from an existing sequence with an ORM''s formula: classic, legacy, pooled_lo, pooled or pooled_hibernate3; committed at once, not undone by ROLLBACK (like setval)';
 -- end issue 10
+
+-- begin issue 10 item 5: ORM hi tables
+-- A key bound to an ORM's hi table row (Hibernate's and NHibernate's
+-- hibernate_unique_key, Hibernate's hibernate_sequences) instead of a
+-- sequence: each block is the row's value, advanced by the key worker in a
+-- transaction of its own as the ORM advances it.  A table has either a row
+-- here or one in id_gen.hilo_key, never both.  hi_table is stored as a
+-- schema-qualified, quoted name (like hilo_key.seq) and resolved at use;
+-- the row is chosen by key_column = key_value, passed as a parameter, never
+-- spliced into SQL text.
+CREATE TABLE id_gen.hilo_orm_key (
+    relid regclass PRIMARY KEY,
+    hi_table text NOT NULL,
+    hi_column name NOT NULL,
+    key_column name,
+    key_value text,
+    strategy text NOT NULL CHECK (strategy IN ('classic', 'legacy')),
+    max_lo integer NOT NULL CHECK (max_lo > 0),
+    CHECK ((key_column IS NULL) = (key_value IS NULL))
+);
+COMMENT ON TABLE id_gen.hilo_orm_key IS
+    'Hi/Lo keys bound to an ORM''s hi table row (hilo_bind_table): the table, column and row their hi values come from';
+SELECT pg_catalog.pg_extension_config_dump('id_gen.hilo_orm_key', '');
+REVOKE ALL ON id_gen.hilo_orm_key FROM PUBLIC;
+GRANT SELECT ON id_gen.hilo_orm_key TO PUBLIC;
+
+CREATE FUNCTION hilo_bind_table(tbl regclass, hi_table regclass, hi_column name, max_lo integer,
+                                strategy text DEFAULT 'legacy', key_column name DEFAULT NULL,
+                                key_value text DEFAULT NULL) RETURNS void
+    AS 'MODULE_PATHNAME', 'hilo_bind_table'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hilo_bind_table(regclass, regclass, name, integer, text, name, text) IS
+    'makes the table''s Hi/Lo key (not used yet) draw its hi values from an ORM''s hi table row, advanced as Hibernate and NHibernate advance it (legacy: hi*(max_lo+1)); table owner only, UPDATE on the hi table';
+
+-- A dropped table takes its binding along; a dropped hi table does not (draws fail until it is back).
+CREATE FUNCTION id_gen.hilo_orm_on_drop() RETURNS event_trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM id_gen.hilo_orm_key) THEN
+        RETURN;
+    END IF;
+    DELETE FROM id_gen.hilo_orm_key h
+     USING pg_event_trigger_dropped_objects() d
+     WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0 AND d.objid = h.relid::oid;
+END
+$$;
+REVOKE ALL ON FUNCTION id_gen.hilo_orm_on_drop() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.hilo_orm_on_drop() IS
+    'removes the ORM hi table binding of a dropped table';
+CREATE EVENT TRIGGER id_gen_hilo_orm_on_drop ON sql_drop
+    EXECUTE FUNCTION id_gen.hilo_orm_on_drop();
+COMMENT ON EVENT TRIGGER id_gen_hilo_orm_on_drop IS
+    'keeps id_gen.hilo_orm_key free of rows for dropped tables';
+-- end issue 10 item 5

@@ -17,6 +17,8 @@
  *   hilo_catalog.cpp  the key table, locks, privileges, privileged SPI
  *   hilo_reserve.cpp  ranges for applications: hilo_reserve(),
  *                     hilo_return(), hilo_next_text()
+ *   hilo_orm.cpp      keys bound to an ORM's hi table row: hilo_bind_table(),
+ *                     drawing a block by advancing the row
  *
  * Where the state lives:
  *  - id_gen.hilo_key: one row per key (table, sequence name, strategy,
@@ -93,7 +95,8 @@ enum class HiloOp : uint8_t
 	create_key,					/* a first use (hilo_next, hilo_set_floor) */
 	set_max_lo,					/* hilo_set_max_lo() */
 	bind,						/* hilo_bind() */
-	set_adaptive				/* hilo_set_adaptive() */
+	set_adaptive,				/* hilo_set_adaptive() */
+	orm_draw					/* a block of a key bound to an ORM hi table row */
 };
 
 /*
@@ -121,6 +124,12 @@ struct HiloRequest
 	char		message[1024];
 	char		detail[1024];
 	char		hint[1024];
+	/* orm_draw: the hi row's statements, run as caller (hilo_orm.cpp), and the hi read. */
+	char		orm_select[1024];
+	char		orm_update[1024];
+	char		orm_key[1024];	/* $1 of both; empty: the table has one row */
+	bool		orm_has_key;
+	int64		orm_hi;
 };
 
 /* A sequence a change of a key locks, and how (hilo_change_locks). */
@@ -286,6 +295,9 @@ extern void hilo_change_key(HiloRequest *req, const HiloKeyRow *row);
 /* The sequences a change of a key locks before the key lock, in OID order. */
 extern int	hilo_change_locks(const HiloKeyRow *row, Oid newseq, HiloSeqLock locks[2]);
 
+/* Runs req in the key worker, committed before it returns; raises its ERROR. */
+extern void hilo_run_worker(HiloRequest *req, const char *what);
+
 /* Privileges a change needs besides owning the table, for role. */
 extern void hilo_check_set_max_lo_privileges(const HiloKeyRow *row, Oid role);
 extern void hilo_check_move_privilege(Oid seqid, Oid role);
@@ -343,3 +355,29 @@ extern bool hilo_key_needs_repair(Oid relid, const HiloKeyRow *row, bool never_d
 extern int64 hilo_new_seq_number(void);
 extern void hilo_place_new_seq(const char *seqname, int32 max_lo, int64 taken_to);
 extern void hilo_repair_key_sql(Oid relid, int64 taken_to);
+
+/* ---------------------------------------------------------------------
+ * hilo_orm.cpp: keys bound to an ORM's hi table row
+ * --------------------------------------------------------------------- */
+
+/*
+ * Whether relid's key is bound to a hi table row (id_gen.hilo_orm_key), and
+ * with which formula and block size (either may be nullptr).
+ */
+extern bool hilo_orm_bound(Oid relid, idgen::HiloStrategy *strategy, int64 *size);
+
+/*
+ * Refuses a sequence key (creation, change) for a table bound to a hi table
+ * row: called with the key lock held, so that hilo_bind_table and a key's
+ * creation never both succeed.
+ */
+extern void hilo_orm_refuse_sequence_key(Oid relid);
+
+/*
+ * Draws the next block of relid's key from its hi table row, whose binding
+ * must still say strategy and size: false if it no longer does.
+ */
+extern bool hilo_orm_draw(Oid relid, idgen::HiloStrategy strategy, int64 size, idgen::HiloBlock *block);
+
+/* In the key worker: advances the hi row of req as the ORM does. */
+extern void hilo_orm_draw_sql(HiloRequest *req);

@@ -100,6 +100,24 @@ hilo_refresh(Oid relid, HiloEntry *e, HiloKeyRow *rowp = nullptr)
 
 	/* Cleared first: an invalidation arriving during the read re-marks it. */
 	e->stale = false;
+	if (!OidIsValid(e->seqid))
+	{
+		/* A key bound to a hi table row (hilo_orm.cpp): no sequence, no row here. */
+		idgen::HiloStrategy strategy;
+		int64		size;
+
+		if (!hilo_orm_bound(relid, &strategy, &size) || strategy != e->strategy || size != e->size)
+		{
+			hilo_cache->erase(relid);
+			return false;
+		}
+		if (hilo_block_reached(relid, &e->block))
+		{
+			e->block.next = 1;
+			e->block.last = 0;
+		}
+		return true;
+	}
 	found = hilo_read_key(relid, &row, true);
 	/*
 	 * Gone, changed, or an own sequence below this node's range (the node
@@ -394,6 +412,18 @@ hilo_draw(Oid relid, HiloEntry *e)
 	int64		now_ms = 0;
 	LOCKMODE	mode;
 
+	/* A key bound to a hi table row: one block per advance of the row. */
+	if (!OidIsValid(seqid))
+	{
+		if (!hilo_orm_draw(relid, e->strategy, e->size, &e->block))
+		{
+			hilo_cache->erase(relid);
+			return false;
+		}
+		e->draws++;
+		return true;
+	}
+
 	/*
 	 * An adaptive key: how many blocks this backend takes now (the core's
 	 * rule, hilo_adapt_range, on the ids it took last time and how long they
@@ -513,14 +543,21 @@ hilo_next_slow(Oid relid)
 			HiloKeyRow	row;
 			uint64		seen = hilo_inval_count;
 
+			idgen::HiloStrategy orm_strategy;
+			int64		orm_size;
+			bool		orm;
+
 			hilo_checking = relid;
 			hilo_check_table(relid, false);
-			hilo_ensure_key(relid, &row);
+			/* A key bound to a hi table row has no row in hilo_key (hilo_orm.cpp). */
+			orm = !hilo_read_key(relid, &row, true) && hilo_orm_bound(relid, &orm_strategy, &orm_size);
+			if (!orm)
+				hilo_ensure_key(relid, &row);
 			e = idgen_guard([&] { return hilo_cache->insert(relid); });
-			e->seqid = row.seqid;
-			e->strategy = row.strategy;
-			e->adaptive = row.adaptive;
-			e->size = hilo_row_size(&row);
+			e->seqid = orm ? InvalidOid : row.seqid;
+			e->strategy = orm ? orm_strategy : row.strategy;
+			e->adaptive = orm ? false : row.adaptive;
+			e->size = orm ? orm_size : hilo_row_size(&row);
 			e->stale = false;
 			e->checked_role = seen == hilo_inval_count ? role : InvalidOid;
 		}

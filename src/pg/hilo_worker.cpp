@@ -76,6 +76,7 @@ hilo_create_key_sql(Oid relid, int32 max_lo, int64 taken_to)
 	char		sql[256];
 
 	hilo_lock_key(relid, ExclusiveLock);
+	hilo_orm_refuse_sequence_key(relid);
 	if (hilo_spi("SELECT 1 FROM id_gen.hilo_key WHERE relid = $1", 1, regtype, rel, SPI_OK_SELECT) > 0)
 	{
 		hilo_repair_key_sql(relid, taken_to);
@@ -176,6 +177,7 @@ hilo_lock_for_change(Oid relid, Oid newseq, HiloKeyRow *row)
 		for (int i = 0; i < n; i++)
 			LockRelationOid(locks[i].seqid, locks[i].mode);
 		hilo_lock_key(relid, ExclusiveLock);
+		hilo_orm_refuse_sequence_key(relid);
 		if (hilo_read_key(relid, row) == found &&
 			(!found || (row->seqid == seen.seqid && row->own_seq == seen.own_seq)))
 			return found;
@@ -346,7 +348,7 @@ hilo_set_adaptive_sql(Oid relid, bool adaptive, int32 max_lo, int64 taken_to)
 
 /* Runs req's operation (privileged SPI context, inside a transaction). */
 static Oid
-hilo_apply(const HiloRequest *req)
+hilo_apply(HiloRequest *req)
 {
 	switch (req->op)
 	{
@@ -360,6 +362,9 @@ hilo_apply(const HiloRequest *req)
 			return hilo_bind_sql(req->relid, req->seqid, req->strategy, req->max_lo, req->caller);
 		case HiloOp::set_adaptive:
 			hilo_set_adaptive_sql(req->relid, req->adaptive, req->max_lo, req->taken_to);
+			break;
+		case HiloOp::orm_draw:
+			hilo_orm_draw_sql(req);
 			break;
 	}
 	return InvalidOid;
@@ -461,7 +466,7 @@ idgen_hilo_worker_main(Datum main_arg)
  */
 static constexpr int kHiloWorkerSlotWaitMs = 5000;
 
-static void
+void
 hilo_run_worker(HiloRequest *req, const char *what)
 {
 	BackgroundWorker worker;

@@ -545,13 +545,16 @@ hilo_next_slow(Oid relid)
 
 			idgen::HiloStrategy orm_strategy;
 			int64		orm_size;
+			bool		found;
 			bool		orm;
 
 			hilo_checking = relid;
 			hilo_check_table(relid, false);
 			/* A key bound to a hi table row has no row in hilo_key (hilo_orm.cpp). */
-			orm = !hilo_read_key(relid, &row, true) && hilo_orm_bound(relid, &orm_strategy, &orm_size);
-			if (!orm)
+			found = hilo_read_key(relid, &row, true);
+			orm = !found && hilo_orm_bound(relid, &orm_strategy, &orm_size);
+			/* The row read once on the common path; first uses and repairs read again. */
+			if (!orm && (!found || hilo_key_needs_repair(relid, &row)))
 				hilo_ensure_key(relid, &row);
 			e = idgen_guard([&] { return hilo_cache->insert(relid); });
 			e->seqid = orm ? InvalidOid : row.seqid;

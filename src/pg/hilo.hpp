@@ -19,6 +19,11 @@
  *                     hilo_return(), hilo_next_text()
  *   hilo_orm.cpp      keys bound to an ORM's hi table row: hilo_bind_table(),
  *                     drawing a block by advancing the row
+ *   hilo_citus.cpp    a utility hook letting Citus create shards whose
+ *                     default names a shell table not created yet
+ *
+ * On many nodes each node's own keys draw from its node range (core
+ * hilo_node_range; hilo_this_node_range, hilo_next.cpp).
  *
  * Where the state lives:
  *  - id_gen.hilo_key: one row per key (table, sequence name, strategy,

@@ -44,6 +44,7 @@ extern "C" {
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
+#include "utils/timestamp.h"
 #include "utils/wait_event.h"
 }
 
@@ -474,6 +475,7 @@ hilo_run_worker(HiloRequest *req, const char *what)
 	dsm_segment *seg;
 	HiloRequest *shared;
 	volatile BgwHandleStatus status = BGWH_STOPPED;
+	TimestampTz give_up;
 
 	req->dboid = MyDatabaseId;
 	req->owner = idgen_extension_owner();
@@ -499,9 +501,10 @@ hilo_run_worker(HiloRequest *req, const char *what)
 	 * Slots free up as other workers (ours for other keys, parallel query)
 	 * exit: a burst of first uses waits for one rather than failing.
 	 */
-	for (int waited_ms = 0; !RegisterDynamicBackgroundWorker(&worker, &handle); waited_ms += 10)
+	give_up = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), kHiloWorkerSlotWaitMs);
+	while (!RegisterDynamicBackgroundWorker(&worker, &handle))
 	{
-		if (waited_ms >= kHiloWorkerSlotWaitMs)
+		if (GetCurrentTimestamp() >= give_up)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 					 errmsg("could not start a background worker to %s the Hi/Lo key of table %s",

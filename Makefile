@@ -12,10 +12,10 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 MODULE_big = id_gen
 
 CORE_SRCS = $(sort $(wildcard src/core/*.cpp))
-PG_SRCS = $(sort $(wildcard src/pg/*.cpp))
+PG_SRCS = $(sort $(wildcard src/pg/*.cpp src/pg/*/*.cpp))
 OBJS = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 # Private headers: not HEADERS, which PGXS would install into the server's include directory.
-IDGEN_HEADERS = $(wildcard src/core/*.hpp src/pg/*.hpp)
+IDGEN_HEADERS = $(wildcard src/core/*.hpp src/pg/*.hpp src/pg/*/*.hpp)
 
 DATA = $(sort $(wildcard sql/$(EXTENSION)--*.sql))
 EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text test/stat/id_stream .build-kind

@@ -10,7 +10,7 @@
 #include "pg/db_slots.hpp"
 #include "pg/decimal_id.hpp"
 #include "pg/guc.hpp"
-#include "pg/hilo.hpp"
+#include "pg/hilo/hilo.hpp"
 #include "pg/node_identity.hpp"
 #include "pg/shmem.hpp"
 #include "pg/snowflake.hpp"

@@ -1,12 +1,12 @@
 /*
- * hilo_catalog.cpp: what every Hi/Lo file asks of the catalogs: names,
+ * hilo/catalog.cpp: what every Hi/Lo file asks of the catalogs: names,
  * argument and privilege checks, the key table and the key lock, and
  * privileged SQL run as the extension owner.
  */
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
 
-#include "pg/hilo.hpp"
+#include "pg/hilo/hilo.hpp"
 
 extern "C" {
 #include "access/genam.h"

@@ -1,5 +1,5 @@
 /*
- * hilo_repair.cpp: keys whose sequence cannot be trusted as it is.  Rows of
+ * hilo/repair.cpp: keys whose sequence cannot be trusted as it is.  Rows of
  * id_gen.hilo_key can arrive without their sequences (logical replication
  * carries tables, not sequences; pg_dump -t; a schema-only restore), name a
  * sequence that serves another key as its own, or name one never drawn
@@ -12,7 +12,7 @@
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
 
-#include "pg/hilo.hpp"
+#include "pg/hilo/hilo.hpp"
 
 extern "C" {
 #include "common/int.h"

@@ -1,5 +1,5 @@
 /*
- * hilo_reserve.cpp: Hi/Lo for applications.  hilo_reserve() hands a range
+ * hilo/reserve.cpp: Hi/Lo for applications.  hilo_reserve() hands a range
  * of a key's ids to application code (RavenDB's "range", the textbook
  * get_next_hi), hilo_return() takes the unused end of the session's latest
  * range back, hilo_next_text() writes ids in RavenDB's readable form.
@@ -34,7 +34,7 @@
 #include "pg/pg.hpp"
 
 #include "pg/guc.hpp"
-#include "pg/hilo.hpp"
+#include "pg/hilo/hilo.hpp"
 
 extern "C" {
 #include "common/int.h"

@@ -1,5 +1,5 @@
 /*
- * hilo_orm.cpp: Hi/Lo keys bound to an ORM's hi table row.
+ * hilo/orm.cpp: Hi/Lo keys bound to an ORM's hi table row.
  *
  * Hibernate's and NHibernate's table Hi/Lo generators keep their hi value in
  * a row (hibernate_unique_key.next_hi, one row or one per entity chosen by a
@@ -27,7 +27,7 @@
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
 
-#include "pg/hilo.hpp"
+#include "pg/hilo/hilo.hpp"
 
 extern "C" {
 #include "access/xact.h"
@@ -122,7 +122,7 @@ hilo_orm_bound(Oid relid, HiloStrategy *strategy, int64 *size)
 	return true;
 }
 
-/* Privileged SPI context, the key lock held (hilo_worker.cpp). */
+/* Privileged SPI context, the key lock held (hilo/worker.cpp). */
 void
 hilo_orm_refuse_sequence_key(Oid relid)
 {

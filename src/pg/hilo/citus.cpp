@@ -1,5 +1,5 @@
 /*
- * hilo_citus.cpp: DEFAULT hilo_next('t') on Citus shards.
+ * hilo/citus.cpp: DEFAULT hilo_next('t') on Citus shards.
  *
  * Citus creates a distributed table's shards on the workers with the
  * table's own DDL, renamed: CREATE TABLE public.t_102008 (... DEFAULT
@@ -19,7 +19,7 @@
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
 
-#include "pg/hilo.hpp"
+#include "pg/hilo/hilo.hpp"
 #include "pg/node_identity.hpp"
 
 extern "C" {

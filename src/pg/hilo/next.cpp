@@ -1,5 +1,5 @@
 /*
- * hilo_next.cpp: hilo_next(table), the per-row path, and the backend's
+ * hilo/next.cpp: hilo_next(table), the per-row path, and the backend's
  * cache of blocks.
  *
  * Cache coherence: every change of a key row (set_max_lo, bind) and every
@@ -21,7 +21,7 @@
 
 #include "pg/guard.hpp"
 #include "pg/guc.hpp"
-#include "pg/hilo.hpp"
+#include "pg/hilo/hilo.hpp"
 #include "pg/node_identity.hpp"
 
 extern "C" {
@@ -102,7 +102,7 @@ hilo_refresh(Oid relid, HiloEntry *e, HiloKeyRow *rowp = nullptr)
 	e->stale = false;
 	if (!OidIsValid(e->seqid))
 	{
-		/* A key bound to a hi table row (hilo_orm.cpp): no sequence, no row here. */
+		/* A key bound to a hi table row (hilo/orm.cpp): no sequence, no row here. */
 		idgen::HiloStrategy strategy;
 		int64		size;
 
@@ -497,7 +497,7 @@ hilo_draw(Oid relid, HiloEntry *e)
 
 /*
  * Reads relid's key row into row; on a first use, or for a key to repair
- * (hilo_repair.cpp), has the key worker create it first, then reads what
+ * (hilo/repair.cpp), has the key worker create it first, then reads what
  * the worker committed, which a draw (under the sequence's lock) needs to
  * know first.  The caller checked the table and the privilege.
  */
@@ -550,7 +550,7 @@ hilo_next_slow(Oid relid)
 
 			hilo_checking = relid;
 			hilo_check_table(relid, false);
-			/* A key bound to a hi table row has no row in hilo_key (hilo_orm.cpp). */
+			/* A key bound to a hi table row has no row in hilo_key (hilo/orm.cpp). */
 			found = hilo_read_key(relid, &row, true);
 			orm = !found && hilo_orm_bound(relid, &orm_strategy, &orm_size);
 			/* The row read once on the common path; first uses and repairs read again. */

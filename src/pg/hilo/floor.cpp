@@ -1,5 +1,5 @@
 /*
- * hilo_floor.cpp: the data floor of Hi/Lo keys.  hilo_next() must never
+ * hilo/floor.cpp: the data floor of Hi/Lo keys.  hilo_next() must never
  * hand out an id already present in the key's column, whoever wrote it: a
  * bulk load with explicit ids, a partial restore (pg_dump -t), or another
  * server before a switchover (logical replication carries rows, not
@@ -15,8 +15,8 @@
  *  - the draw-time check: every block drawn is checked against the indexed
  *    columns and the sequence moved forward if the data reaches it
  *    (hilo_block_above_data).  A new key starts above the data, and keys
- *    whose sequence cannot be trusted are repaired (hilo_repair.cpp);
- *    hilo_set_floor() is the explicit form (hilo_admin.cpp).
+ *    whose sequence cannot be trusted are repaired (hilo/repair.cpp);
+ *    hilo_set_floor() is the explicit form (hilo/admin.cpp).
  *
  * The formulas (where a sequence must stand so that its blocks lie above a
  * given id) are in src/core/hilo.cpp (hilo_floor, hilo_move).
@@ -34,7 +34,7 @@
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
 
-#include "pg/hilo.hpp"
+#include "pg/hilo/hilo.hpp"
 
 extern "C" {
 #include "access/genam.h"

@@ -1,5 +1,5 @@
 /*
- * hilo_worker.cpp: creating and changing Hi/Lo keys.
+ * hilo/worker.cpp: creating and changing Hi/Lo keys.
  *
  * Keys are created on first use, and changed by hilo_set_max_lo() and
  * hilo_bind(), by a short-lived background worker (the key worker), in a
@@ -24,7 +24,7 @@
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
 
-#include "pg/hilo.hpp"
+#include "pg/hilo/hilo.hpp"
 
 extern "C" {
 #include "access/relation.h"
@@ -60,7 +60,7 @@ extern "C" PGDLLEXPORT void idgen_hilo_worker_main(Datum main_arg);
 /*
  * Creates the key of relid, with its own sequence, unless it exists (then
  * repairs it if its sequence is missing, shared or never drawn from: see
- * hilo_floor.cpp).  Runs inside a transaction as the extension owner (in
+ * hilo/floor.cpp).  Runs inside a transaction as the extension owner (in
  * the worker, or privileged in the caller's transaction for a table created
  * there).  The key lock serialises concurrent first uses of one key; the
  * primary key is the last line of defence.  The new sequence starts so

@@ -1,14 +1,14 @@
 /*
- * hilo_admin.cpp: the administrative functions of Hi/Lo keys,
+ * hilo/admin.cpp: the administrative functions of Hi/Lo keys,
  * hilo_set_max_lo(), hilo_bind() and hilo_set_floor().  Each checks its
  * arguments and the caller's privileges here, for clear errors; the first
- * two then hand the change to the key worker (hilo_worker.cpp), which
+ * two then hand the change to the key worker (hilo/worker.cpp), which
  * commits it at once, like setval().
  */
 #include "pg/pg.hpp"
 
 #include "pg/guc.hpp"
-#include "pg/hilo.hpp"
+#include "pg/hilo/hilo.hpp"
 
 extern "C" {
 #include "access/htup_details.h"

@@ -4,26 +4,26 @@
  * description is README.md, "Hi/Lo keys").  One header for the module's
  * files, one file per execution context:
  *
- *   hilo_next.cpp     the per-row path: hilo_next(), the backend's cache of
+ *   hilo/next.cpp     the per-row path: hilo_next(), the backend's cache of
  *                     blocks, drawing a block from the key's sequence
- *   hilo_worker.cpp   the key worker: creates and changes keys in a
+ *   hilo/worker.cpp   the key worker: creates and changes keys in a
  *                     transaction of its own, and the SQL it runs
- *   hilo_admin.cpp    the administrative functions: hilo_set_max_lo(),
+ *   hilo/admin.cpp    the administrative functions: hilo_set_max_lo(),
  *                     hilo_bind(), hilo_set_floor()
- *   hilo_floor.cpp    the data floor: the key's columns and their largest
+ *   hilo/floor.cpp    the data floor: the key's columns and their largest
  *                     id, checked when a block is drawn
- *   hilo_repair.cpp   keys whose sequence is missing, shared or never drawn
+ *   hilo/repair.cpp   keys whose sequence is missing, shared or never drawn
  *                     from (logical replication, restores)
- *   hilo_catalog.cpp  the key table, locks, privileges, privileged SPI
- *   hilo_reserve.cpp  ranges for applications: hilo_reserve(),
+ *   hilo/catalog.cpp  the key table, locks, privileges, privileged SPI
+ *   hilo/reserve.cpp  ranges for applications: hilo_reserve(),
  *                     hilo_return(), hilo_next_text()
- *   hilo_orm.cpp      keys bound to an ORM's hi table row: hilo_bind_table(),
+ *   hilo/orm.cpp      keys bound to an ORM's hi table row: hilo_bind_table(),
  *                     drawing a block by advancing the row
- *   hilo_citus.cpp    a utility hook letting Citus create shards whose
+ *   hilo/citus.cpp    a utility hook letting Citus create shards whose
  *                     default names a shell table not created yet
  *
  * On many nodes each node's own keys draw from its node range (core
- * hilo_node_range; hilo_this_node_range, hilo_next.cpp).
+ * hilo_node_range; hilo_this_node_range, hilo/next.cpp).
  *
  * Where the state lives:
  *  - id_gen.hilo_key: one row per key (table, sequence name, strategy,
@@ -53,7 +53,7 @@ extern "C" {
 /* From _PG_init: the invalidation callbacks of the backend's caches. */
 extern void idgen_hilo_init(void);
 
-/* hilo_citus.cpp: lets Citus create shards of tables with DEFAULT hilo_next(). */
+/* hilo/citus.cpp: lets Citus create shards of tables with DEFAULT hilo_next(). */
 extern void idgen_hilo_citus_init(void);
 
 /* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
@@ -129,7 +129,7 @@ struct HiloRequest
 	char		message[1024];
 	char		detail[1024];
 	char		hint[1024];
-	/* orm_draw: the hi row's statements, run as caller (hilo_orm.cpp), and the hi read. */
+	/* orm_draw: the hi row's statements, run as caller (hilo/orm.cpp), and the hi read. */
 	char		orm_select[1024];
 	char		orm_update[1024];
 	char		orm_key[1024];	/* $1 of both; empty: the table has one row */
@@ -145,7 +145,7 @@ struct HiloSeqLock
 };
 
 /* ---------------------------------------------------------------------
- * hilo_catalog.cpp: names, checks, the key table, locks, privileged SPI
+ * hilo/catalog.cpp: names, checks, the key table, locks, privileged SPI
  * --------------------------------------------------------------------- */
 
 /* The table's name as regclass prints it: qualified when not visible. */
@@ -176,7 +176,7 @@ extern void hilo_require_permanent_seq(Oid seqid);
 /* True if relid (a table or a sequence) was created in this transaction. */
 extern bool hilo_created_here(Oid relid);
 
-/* The key lock of relid (see hilo_catalog.cpp for who takes it how). */
+/* The key lock of relid (see hilo/catalog.cpp for who takes it how). */
 extern void hilo_lock_key(Oid relid, LOCKMODE mode);
 extern void hilo_unlock_key(Oid relid, LOCKMODE mode);
 
@@ -222,7 +222,7 @@ extern void hilo_invalidate(Oid relid);
 extern void hilo_catalog_relcache(Oid relid);
 
 /* ---------------------------------------------------------------------
- * hilo_next.cpp: drawing blocks (shared with hilo_reserve.cpp)
+ * hilo/next.cpp: drawing blocks (shared with hilo/reserve.cpp)
  * --------------------------------------------------------------------- */
 
 /*
@@ -282,7 +282,7 @@ extern bool hilo_own_seq_below_node(const HiloKeyRow *row);
 extern void hilo_check_node_end(Oid relid, const HiloKeyRow *row, const idgen::HiloBlock *block);
 
 /* ---------------------------------------------------------------------
- * hilo_worker.cpp: creating and changing keys
+ * hilo/worker.cpp: creating and changing keys
  * --------------------------------------------------------------------- */
 
 /*
@@ -308,7 +308,7 @@ extern void hilo_check_set_max_lo_privileges(const HiloKeyRow *row, Oid role);
 extern void hilo_check_move_privilege(Oid seqid, Oid role);
 
 /* ---------------------------------------------------------------------
- * hilo_floor.cpp: the data floor
+ * hilo/floor.cpp: the data floor
  * --------------------------------------------------------------------- */
 
 /*
@@ -340,7 +340,7 @@ extern bool hilo_block_reached(Oid relid, const idgen::HiloBlock *block);
 extern void hilo_floor_relcache(Oid relid);
 
 /* ---------------------------------------------------------------------
- * hilo_repair.cpp: creation and repair inside the key's transaction
+ * hilo/repair.cpp: creation and repair inside the key's transaction
  * --------------------------------------------------------------------- */
 
 /*
@@ -362,7 +362,7 @@ extern void hilo_place_new_seq(const char *seqname, int32 max_lo, int64 taken_to
 extern void hilo_repair_key_sql(Oid relid, int64 taken_to);
 
 /* ---------------------------------------------------------------------
- * hilo_orm.cpp: keys bound to an ORM's hi table row
+ * hilo/orm.cpp: keys bound to an ORM's hi table row
  * --------------------------------------------------------------------- */
 
 /*

@@ -20,6 +20,18 @@ typedef struct IdgenDbSlots
 static IdgenDbSlots *db_slots = nullptr;
 static int	my_index = -1;
 
+#define IDGEN_MAX_SLOT_RESETS 4
+static IdgenDbSlotReset slot_resets[IDGEN_MAX_SLOT_RESETS];
+static int	nslot_resets = 0;
+
+void
+idgen_db_slots_on_reuse(IdgenDbSlotReset reset)
+{
+	if (nslot_resets >= IDGEN_MAX_SLOT_RESETS)
+		elog(ERROR, "id_gen: too many per-database slot resets");
+	slot_resets[nslot_resets++] = reset;
+}
+
 static void
 db_slots_shared_init(void *ptr)
 {

@@ -20,3 +20,11 @@ extern int	idgen_database_index(bool create);
 
 /* From _PG_init: registers the registry's shared memory. */
 extern void idgen_db_slots_init(void);
+
+/*
+ * A module's reset of its per-database state at index, called (from _PG_init
+ * registration) before the index is handed to another database, once the
+ * database that held it no longer exists.
+ */
+typedef void (*IdgenDbSlotReset) (int index);
+extern void idgen_db_slots_on_reuse(IdgenDbSlotReset reset);

@@ -13,9 +13,11 @@
  * hilo_next() share one key space, and a block is committed and flushed
  * before any of its ids is handed out, whatever the caller does next.
  *
- * The worker runs as the extension owner; the statements on the hi table
- * run as the calling role, so that its privileges (and row security) apply
- * there as they would to the ORM.  Names are quoted from the catalogs and the
+ * The worker's whole transaction, commit included, runs as the calling role
+ * in a security-restricted operation, so that its privileges (and row
+ * security) apply as they would to the ORM, and its code (triggers, deferred
+ * ones too, policies, checks) runs with its rights and no more (the security
+ * model, hilo.hpp).  Names are quoted from the catalogs and the
  * row's key value is a parameter: no user text is spliced into SQL.
  *
  * The binding itself (a row of id_gen.hilo_orm_key) is written in the
@@ -265,7 +267,8 @@ hilo_orm_insert_hint(Oid hioid, const HiloOrmBinding *b)
 /*
  * Advances req's hi row, as the calling role, the way the ORMs do: the
  * value read under FOR UPDATE, then an UPDATE conditional on it, again if
- * it matched no row.  Runs inside the worker's transaction (privileged SPI).
+ * it matched no row.  Runs inside the worker's transaction, which the worker
+ * runs as the calling role to its commit (hilo/worker.cpp).
  */
 void
 hilo_orm_draw_sql(HiloRequest *req)
@@ -273,8 +276,6 @@ hilo_orm_draw_sql(HiloRequest *req)
 	Oid			types[3] = {TEXTOID, INT8OID, INT8OID};
 	Datum		values[3];
 	char		nulls[3] = {'n', ' ', ' '};
-	Oid			save_user;
-	int			save_sec;
 
 	if (req->orm_has_key)
 	{
@@ -283,8 +284,6 @@ hilo_orm_draw_sql(HiloRequest *req)
 	}
 	else
 		values[0] = (Datum) 0;
-	GetUserIdAndSecContext(&save_user, &save_sec);
-	SetUserIdAndSecContext(req->caller, save_sec | SECURITY_LOCAL_USERID_CHANGE);
 	for (int attempt = 0;; attempt++)
 	{
 		bool		isnull;
@@ -334,7 +333,6 @@ hilo_orm_draw_sql(HiloRequest *req)
 					 errdetail("Its value changed under every one of 100 attempts."),
 					 errhint("Retry.")));
 	}
-	SetUserIdAndSecContext(save_user, save_sec);
 }
 
 /* ---------------------------------------------------------------------

@@ -419,6 +419,17 @@ idgen_hilo_worker_main(Datum main_arg)
 		PushActiveSnapshot(GetTransactionSnapshot());
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
+
+		/*
+		 * An ORM draw runs the caller's statements on the caller's hi table,
+		 * and with them the caller's code (row security policies, checks,
+		 * triggers, index expressions; deferred triggers fire at our
+		 * commit): as the caller, in a security-restricted operation, until
+		 * the transaction has committed (the security model, hilo.hpp).
+		 */
+		if (req->op == HiloOp::orm_draw)
+			SetUserIdAndSecContext(req->caller,
+								   SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
 		drop = hilo_apply(req);
 
 		/*
@@ -434,6 +445,7 @@ idgen_hilo_worker_main(Datum main_arg)
 		SPI_finish();
 		PopActiveSnapshot();
 		CommitTransactionCommand();
+		SetUserIdAndSecContext(req->owner, 0);
 		/* Durable before the caller draws under it, whatever synchronous_commit. */
 		XLogFlush(XactLastCommitEnd);
 		req->drop_seqid = drop;

@@ -1,0 +1,67 @@
+-- Roles: what another role can do to a Hi/Lo key it does not own, and what
+-- a role's own code can do inside id_gen's key worker (the security model in
+-- src/pg/hilo/hilo.hpp).  regress_victim owns a.orders; regress_hostile can
+-- only create objects in its own schema m (and look up names in a).
+CREATE ROLE regress_victim;
+CREATE ROLE regress_hostile;
+CREATE SCHEMA a AUTHORIZATION regress_victim;
+CREATE SCHEMA m AUTHORIZATION regress_hostile;
+GRANT USAGE ON SCHEMA a TO regress_hostile;
+SET ROLE regress_victim;
+CREATE TABLE a.orders (id bigint PRIMARY KEY DEFAULT hilo_next('a.orders'), note text);
+INSERT INTO a.orders (note) VALUES ('first') RETURNING id;                       -- 1
+RESET ROLE;
+
+-- Code of the caller's that runs in the key worker runs as the caller, to the
+-- end of the worker's transaction, in a security-restricted operation (issue
+-- 16, defect 1).  The hostile role binds its own table to its own hi table,
+-- whose row security policy, CHECK constraint, generated column, index
+-- expression and DEFERRED constraint trigger (fired at the worker's commit)
+-- each try to make it a superuser and record who they ran as.  PostgreSQL
+-- refuses deferred triggers in a security-restricted operation (as in
+-- REFRESH MATERIALIZED VIEW): that draw fails and advances nothing.
+SET ROLE regress_hostile;
+CREATE TABLE m.seen (what text, who name);
+CREATE FUNCTION m.grab(what text) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+	BEGIN
+		ALTER ROLE regress_hostile SUPERUSER;
+	EXCEPTION WHEN others THEN NULL;
+	END;
+	INSERT INTO m.seen VALUES (what, current_user);
+	RETURN true;
+END $$;
+-- Declared IMMUTABLE (a lie), as generated columns and indexes require.
+CREATE FUNCTION m.grab_imm(what text, v integer) RETURNS integer IMMUTABLE LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM m.grab(what);
+	RETURN v;
+END $$;
+CREATE FUNCTION m.grab_trg() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM m.grab(TG_NAME);
+	RETURN NULL;
+END $$;
+CREATE TABLE m.t_hi (next_hi integer CHECK (m.grab('check')),
+                     pad integer DEFAULT m.grab_imm('default', 0),
+                     gen integer GENERATED ALWAYS AS (m.grab_imm('generated', next_hi)) STORED);
+CREATE INDEX ON m.t_hi (m.grab_imm('index', next_hi));
+INSERT INTO m.t_hi (next_hi) VALUES (0);
+ALTER TABLE m.t_hi ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+CREATE POLICY p ON m.t_hi USING (m.grab('policy'));
+CREATE CONSTRAINT TRIGGER at_commit AFTER UPDATE ON m.t_hi DEFERRABLE INITIALLY DEFERRED
+	FOR EACH ROW EXECUTE FUNCTION m.grab_trg();
+CREATE TABLE m.t (id bigint PRIMARY KEY DEFAULT hilo_next('m.t'));
+SELECT hilo_bind_table('m.t', 'm.t_hi', 'next_hi', 4);
+TRUNCATE m.seen;
+INSERT INTO m.t DEFAULT VALUES RETURNING id; \echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+SELECT rolsuper FROM pg_roles WHERE rolname = 'regress_hostile';                 -- f
+SELECT next_hi FROM m.t_hi;                                                      -- 0
+SET ROLE regress_hostile;
+DROP TRIGGER at_commit ON m.t_hi;
+INSERT INTO m.t DEFAULT VALUES RETURNING id;                                     -- hi 0: 1
+RESET ROLE;
+SELECT rolsuper FROM pg_roles WHERE rolname = 'regress_hostile';                 -- f
+SELECT what, who FROM m.seen GROUP BY what, who ORDER BY what;                   -- as regress_hostile
+SELECT next_hi FROM m.t_hi;                                                      -- 1

@@ -9,6 +9,7 @@ CREATE SCHEMA m AUTHORIZATION regress_hostile;
 GRANT USAGE ON SCHEMA a TO regress_hostile;
 SET ROLE regress_victim;
 CREATE TABLE a.orders (id bigint PRIMARY KEY DEFAULT hilo_next('a.orders'), note text);
+SELECT hilo_set_max_lo('a.orders', 10);
 INSERT INTO a.orders (note) VALUES ('first') RETURNING id;                       -- 1
 RESET ROLE;
 
@@ -65,3 +66,27 @@ RESET ROLE;
 SELECT rolsuper FROM pg_roles WHERE rolname = 'regress_hostile';                 -- f
 SELECT what, who FROM m.seen GROUP BY what, who ORDER BY what;                   -- as regress_hostile
 SELECT next_hi FROM m.t_hi;                                                      -- 1
+
+-- Another role's table whose DEFAULT names the victim's key is not one of the
+-- key's columns (defect 2): its rows do not move the key.  Creating it needs
+-- no privilege on a.orders; drawing through it does.
+SET ROLE regress_hostile;
+CREATE TABLE m.evil (id bigint PRIMARY KEY DEFAULT hilo_next('a.orders'));
+INSERT INTO m.evil DEFAULT VALUES; \echo :LAST_ERROR_SQLSTATE
+INSERT INTO m.evil VALUES (9223372036854775700);
+RESET ROLE;
+\c -
+SET ROLE regress_victim;
+INSERT INTO a.orders (note) VALUES ('after m.evil') RETURNING id;               -- next block: 10
+SELECT hilo_set_max_lo('a.orders', 20);
+INSERT INTO a.orders (note) VALUES ('after m.evil') RETURNING id < 100 AS not_moved;
+RESET ROLE;
+-- A table of the key's owner still counts, as do the key table's partitions.
+SET ROLE regress_victim;
+CREATE TABLE a.archive (id bigint PRIMARY KEY DEFAULT hilo_next('a.orders'));
+INSERT INTO a.archive VALUES (5000);
+RESET ROLE;
+\c -
+SET ROLE regress_victim;
+INSERT INTO a.orders (note) VALUES ('after a.archive') RETURNING id > 5000 AS above_archive;
+RESET ROLE;

@@ -9,6 +9,8 @@
  *    through pg_depend (a DEFAULT holding the regclass constant depends on
  *    the table) and checked by parsing pg_attrdef.adbin; with every
  *    partition and inheritance child, since they share the parent's key;
+ *    only in tables trusted for the key, tbl's own tree and tables of tbl's
+ *    owner (hilo_leaf_trusted; the security model, hilo.hpp);
  *  - their largest id (hilo_data_max): one backward probe of a btree index
  *    that leads with the column, or a full scan where none exists, with a
  *    dirty snapshot so that rows of transactions still in progress count;
@@ -227,16 +229,58 @@ hilo_leading_index(Relation rel, AttrNumber attnum, Oid typid, bool *backward)
 	return found;
 }
 
+/* The owner of relation relid (InvalidOid if it is gone). */
+static Oid
+hilo_rel_owner(Oid relid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner = InvalidOid;
+
+	if (HeapTupleIsValid(tup))
+	{
+		owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+		ReleaseSysCache(tup);
+	}
+	return owner;
+}
+
+/*
+ * Whether a table whose column DEFAULT names keyrel's key counts for the
+ * key: keyrel itself, its partitions and inheritance children (attaching
+ * one takes the ownership of keyrel), and tables of keyrel's owner.  Any
+ * role may create a table with such a DEFAULT (it needs no privilege on
+ * keyrel); were it counted, that role's rows would move the victim's key
+ * (to the end of bigint) and its locks would block the victim's draws
+ * (issue 16, defects 2 and 3).  So another role's table is neither read nor
+ * locked (the security model, hilo.hpp).  *inheritors caches keyrel's.
+ */
+static bool
+hilo_leaf_trusted(Oid keyrel, Oid tabid, List **inheritors)
+{
+	Oid			owner;
+
+	if (tabid == keyrel)
+		return true;
+	owner = hilo_rel_owner(keyrel);
+	if (OidIsValid(owner) && hilo_rel_owner(tabid) == owner)
+		return true;
+	if (*inheritors == NIL)
+		*inheritors = find_all_inheritors(keyrel, NoLock, NULL);
+	return list_member_oid(*inheritors, tabid);
+}
+
 /*
  * The leaves holding keyrel's ids: for every column whose DEFAULT is
- * hilo_next(keyrel), the table itself if it has storage and every
- * partition or inheritance child (locked AccessShare), the column found by
- * name.  Foreign tables are left out (*foreign set): they cannot be read
- * here.  Allocated in the current memory context.
+ * hilo_next(keyrel) in a table trusted for the key (hilo_leaf_trusted),
+ * the table itself if it has storage and every partition or inheritance
+ * child (locked AccessShare), the column found by name.  Foreign tables
+ * are left out (*foreign set): they cannot be read here.  Allocated in the
+ * current memory context.
  */
 static int
 hilo_find_leaves(Oid keyrel, HiloLeaf **out, bool *foreign)
 {
+	List	   *inheritors = NIL;
 	Relation	dep;
 	Relation	attrdef;
 	ScanKeyData key[2];
@@ -302,6 +346,8 @@ hilo_find_leaves(Oid keyrel, HiloLeaf **out, bool *foreign)
 			continue;
 		}
 		systable_endscan(scan);
+		if (!hilo_leaf_trusted(keyrel, tabid, &inheritors))
+			continue;
 
 		kind = get_rel_relkind(tabid);
 		if (kind != RELKIND_RELATION && kind != RELKIND_PARTITIONED_TABLE && kind != RELKIND_FOREIGN_TABLE)

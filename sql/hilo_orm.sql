@@ -194,6 +194,29 @@ BEGIN;
 SELECT next_hi FROM self_hi;
 SELECT hilo_next('self');                                                         -- reading it is fine: 1
 COMMIT;
+-- Likewise a row written through a partition (or inheritance child) of a
+-- partitioned hi table: the lock is on the partition, not the parent.
+CREATE TABLE part_hi (entity text, next_hi integer) PARTITION BY LIST (entity);
+CREATE TABLE part_hi_a PARTITION OF part_hi FOR VALUES IN ('a');
+INSERT INTO part_hi VALUES ('a', 0);
+CREATE TABLE part (id bigint PRIMARY KEY DEFAULT hilo_next('part'));
+SELECT hilo_bind_table('part', 'part_hi', 'next_hi', 2, 'legacy', 'entity', 'a');
+BEGIN;
+SET LOCAL lock_timeout = '5s';
+UPDATE part_hi_a SET next_hi = next_hi WHERE entity = 'a';
+SELECT hilo_next('part'); \echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+SELECT hilo_next('part');                                                         -- 1
+CREATE TABLE inh_hi (next_hi integer);
+CREATE TABLE inh_hi_child () INHERITS (inh_hi);
+INSERT INTO inh_hi_child VALUES (0);
+CREATE TABLE inh (id bigint PRIMARY KEY DEFAULT hilo_next('inh'));
+SELECT hilo_bind_table('inh', 'inh_hi', 'next_hi', 2);
+BEGIN;
+SET LOCAL lock_timeout = '5s';
+SELECT next_hi FROM ONLY inh_hi_child FOR UPDATE;
+SELECT hilo_next('inh'); \echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
 
 -- The row disappears, turns NULL, or the hi table goes: clear errors, and
 -- nothing is handed out.

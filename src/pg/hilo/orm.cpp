@@ -35,6 +35,7 @@ extern "C" {
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
 #include "common/int.h"
 #include "executor/spi.h"
@@ -364,22 +365,30 @@ hilo_orm_draw(Oid relid, HiloStrategy strategy, int64 size, HiloBlock *block)
 
 	/*
 	 * A transaction that locked or wrote rows of the hi table (FOR UPDATE,
-	 * UPDATE, LOCK TABLE: anything above AccessShareLock) may hold the very
-	 * row the worker must lock: it would wait for us while we wait for it.
+	 * UPDATE, LOCK TABLE: anything above AccessShareLock), or of one of its
+	 * partitions or inheritance children (which hold the rows), may hold
+	 * the very row the worker must lock: it would wait for us while we wait
+	 * for it.
 	 */
 	{
-		LOCKTAG		tag;
+		List	   *tree = find_all_inheritors(hioid, NoLock, NULL);
+		ListCell   *lc;
 
-		SET_LOCKTAG_RELATION(tag, MyDatabaseId, hioid);
-		for (LOCKMODE mode = RowShareLock; mode <= AccessExclusiveLock; mode++)
+		foreach(lc, tree)
 		{
-			if (idgen_lock_held_by_me(&tag, mode))
-				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_IN_USE),
-						 errmsg("cannot draw a block of the Hi/Lo key of table %s: this transaction holds a lock on hi table %s",
-								hilo_relname(relid), hilo_relname(hioid)),
-						 errdetail("The block is taken by a background worker in a transaction of its own, which would wait for rows this transaction may have locked or written."),
-						 errhint("Draw ids before locking or writing the hi table in this transaction, or in another transaction.")));
+			LOCKTAG		tag;
+
+			SET_LOCKTAG_RELATION(tag, MyDatabaseId, lfirst_oid(lc));
+			for (LOCKMODE mode = RowShareLock; mode <= AccessExclusiveLock; mode++)
+			{
+				if (idgen_lock_held_by_me(&tag, mode))
+					ereport(ERROR,
+							(errcode(ERRCODE_OBJECT_IN_USE),
+							 errmsg("cannot draw a block of the Hi/Lo key of table %s: this transaction holds a lock on hi table %s",
+									hilo_relname(relid), hilo_relname(hioid)),
+							 errdetail("The block is taken by a background worker in a transaction of its own, which would wait for rows this transaction may have locked or written."),
+							 errhint("Draw ids before locking or writing the hi table in this transaction, or in another transaction.")));
+			}
 		}
 	}
 

@@ -107,16 +107,33 @@ CREATE TABLE small (id bigint PRIMARY KEY DEFAULT hilo_next('small'));
 SELECT hilo_bind_table('small', 'small_hi', 'next_hi', 2);
 SELECT hilo_next('small'); \echo :LAST_ERROR_SQLSTATE
 SELECT next_hi FROM small_hi;
--- A rolled-back binding is gone; the row it advanced stays advanced.
+-- A binding draws nothing before it commits (issue 16, defect 5): the worker
+-- commits each block, and a rolled-back binding would leave the table to a
+-- sequence key that hands out the same ids again.  ROLLBACK TO SAVEPOINT
+-- likewise.
 CREATE TABLE rb2_hi (next_hi integer);
 INSERT INTO rb2_hi VALUES (0);
 CREATE TABLE rb2 (id bigint PRIMARY KEY DEFAULT hilo_next('rb2'));
 BEGIN;
 SELECT hilo_bind_table('rb2', 'rb2_hi', 'next_hi', 2);
-SELECT hilo_next('rb2');
+SELECT hilo_next('rb2'); \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
 SELECT count(*) FROM id_gen.hilo_orm_key WHERE relid = 'rb2'::regclass;
-SELECT next_hi FROM rb2_hi;
+SELECT next_hi FROM rb2_hi;                                                      -- 0
+BEGIN;
+SAVEPOINT s;
+SELECT hilo_bind_table('rb2', 'rb2_hi', 'next_hi', 2);
+SELECT hilo_next('rb2'); \echo :LAST_ERROR_SQLSTATE
+ROLLBACK TO SAVEPOINT s;
+SELECT hilo_next('rb2') FROM generate_series(1, 3);                              -- a sequence key: 1, 2, 3
+COMMIT;
+SELECT next_hi FROM rb2_hi;                                                      -- 0
+-- Committed, the binding draws.
+CREATE TABLE rb3 (id bigint PRIMARY KEY DEFAULT hilo_next('rb3'));
+BEGIN;
+SELECT hilo_bind_table('rb3', 'rb2_hi', 'next_hi', 2);
+COMMIT;
+SELECT hilo_next('rb3');                                                         -- hi 0: 1
 
 -- Ids already in the table (written past the ORM): the draw takes the next
 -- block instead.

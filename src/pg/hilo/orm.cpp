@@ -22,7 +22,8 @@
  *
  * The binding itself (a row of id_gen.hilo_orm_key) is written in the
  * caller's transaction: binding moves nothing (no row advanced, no
- * sequence), so a rollback of it undoes nothing already handed out.  A table
+ * sequence), and no id is drawn through a binding until it has committed
+ * (hilo_orm_draw), so a rollback of it undoes nothing already handed out.  A table
  * has either a sequence key (id_gen.hilo_key) or a binding, never both: both
  * are decided under the key lock.
  */
@@ -62,6 +63,7 @@ struct HiloOrmBinding
 	char	   *key_value;
 	HiloStrategy strategy;
 	int32		max_lo;
+	bool		written_here;	/* by this transaction (hilo_orm_draw refuses) */
 };
 
 /* How many times a block may land on ids already in the table. */
@@ -89,7 +91,7 @@ hilo_orm_read(Oid relid, HiloOrmBinding *b)
 	if (!OidIsValid(hilo_orm_key_table()))
 		return false;
 	hilo_priv_enter(&st);
-	if (hilo_spi("SELECT hi_table, hi_column::text, key_column::text, key_value, strategy, max_lo "
+	if (hilo_spi("SELECT hi_table, hi_column::text, key_column::text, key_value, strategy, max_lo, xmin "
 				 "FROM id_gen.hilo_orm_key WHERE relid = $1", 1, types, values, SPI_OK_SELECT) > 0)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[0];
@@ -105,6 +107,12 @@ hilo_orm_read(Oid relid, HiloOrmBinding *b)
 		if (!idgen::hilo_parse_strategy(strategy, &b->strategy))
 			elog(ERROR, "id_gen.hilo_orm_key: unknown strategy \"%s\"", strategy);
 		b->max_lo = (int32) pg_strtoint32(SPI_getvalue(tup, desc, 6));
+		{
+			bool		isnull;
+			TransactionId xmin = DatumGetTransactionId(SPI_getbinval(tup, desc, 7, &isnull));
+
+			b->written_here = !isnull && TransactionIdIsCurrentTransactionId(xmin);
+		}
 		found = true;
 	}
 	hilo_priv_leave(&st);
@@ -349,6 +357,21 @@ hilo_orm_draw(Oid relid, HiloStrategy strategy, int64 size, HiloBlock *block)
 
 	if (!hilo_orm_read(relid, &b) || b.strategy != strategy || b.max_lo != size)
 		return false;
+
+	/*
+	 * A binding this transaction wrote (or a savepoint of it) may still be
+	 * rolled back, while the blocks drawn through it are committed by the
+	 * worker: after the rollback the key would start again as a sequence
+	 * key and hand out the same ids (issue 16, defect 5).  As ALTER
+	 * SEQUENCE's changes, the binding must commit before ids are drawn.
+	 */
+	if (b.written_here)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("cannot draw ids of table %s: its Hi/Lo key was bound to hi table %s in this transaction",
+						hilo_relname(relid), b.hi_table),
+				 errdetail("Blocks drawn through the binding are committed at once; a rollback of the binding would let the key hand out their ids again."),
+				 errhint("Commit the hilo_bind_table() first, then draw ids.")));
 	/* The worker would write on behalf of a read-only transaction. */
 	PreventCommandIfReadOnly("hilo_next()");
 	memset(&req, 0, sizeof(req));

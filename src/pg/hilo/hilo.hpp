@@ -300,8 +300,16 @@ extern void hilo_change_key(HiloRequest *req, const HiloKeyRow *row);
 /* The sequences a change of a key locks before the key lock, in OID order. */
 extern int	hilo_change_locks(const HiloKeyRow *row, Oid newseq, HiloSeqLock locks[2]);
 
-/* Runs req in the key worker, committed before it returns; raises its ERROR. */
-extern void hilo_run_worker(HiloRequest *req, const char *what);
+/*
+ * Runs req in the key worker, committed before it returns; raises its
+ * ERROR.  False (nothing done) only for an ORM draw whose hi row was busy:
+ * the caller waits and asks again (hilo_orm_draw).  Each role runs a
+ * bounded number of key workers at once (the security model above).
+ */
+extern bool hilo_run_worker(HiloRequest *req, const char *what);
+
+/* From _PG_init: the shared count of key workers per role. */
+extern void hilo_worker_shmem_init(void);
 
 /* Privileges a change needs besides owning the table, for role. */
 extern void hilo_check_set_max_lo_privileges(const HiloKeyRow *row, Oid role);

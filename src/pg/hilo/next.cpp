@@ -656,6 +656,7 @@ hilo_role_callback(Datum arg, int cacheid, uint32 hashvalue)
 void
 idgen_hilo_init(void)
 {
+	hilo_worker_shmem_init();
 	CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, hilo_role_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(AUTHOID, hilo_role_callback, (Datum) 0);
 }

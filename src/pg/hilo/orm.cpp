@@ -41,13 +41,17 @@ extern "C" {
 #include "common/int.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "storage/latch.h"
 #include "storage/lock.h"
+#include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
+#include "utils/wait_event.h"
 }
 
 using idgen::HiloBlock;
@@ -242,9 +246,13 @@ hilo_orm_prepare(Oid relid, const HiloOrmBinding *b, Oid role, HiloRequest *req)
 		strlcpy(req->orm_key, b->key_value, sizeof(req->orm_key));
 		req->orm_has_key = true;
 	}
-	/* The ORMs' statements: lock the row, then move it on from the value read. */
+	/*
+	 * The ORMs' statements: lock the row, then move it on from the value
+	 * read.  NOWAIT: the worker does not wait for a row another transaction
+	 * holds (hilo_orm_draw waits instead).
+	 */
 	if (snprintf(req->orm_select, sizeof(req->orm_select),
-				 "SELECT CAST(%s AS pg_catalog.int8) FROM %s WHERE true%s FOR UPDATE",
+				 "SELECT CAST(%s AS pg_catalog.int8) FROM %s WHERE true%s FOR UPDATE NOWAIT",
 				 col, tbl, where) >= (int) sizeof(req->orm_select) ||
 		snprintf(req->orm_update, sizeof(req->orm_update),
 				 "UPDATE %s SET %s = $2 WHERE %s OPERATOR(pg_catalog.=) $3%s",
@@ -348,6 +356,38 @@ hilo_orm_draw_sql(HiloRequest *req)
  * The draw, in the backend
  * --------------------------------------------------------------------- */
 
+/*
+ * Runs req's draw in the key worker.  While another transaction holds the
+ * hi row (an ORM taking its hi, the role's own session), the worker gives
+ * up at once rather than hold a worker slot for the role's lock; we wait
+ * here, in our own backend, and ask again: 1 ms, doubling to 100 ms, for as
+ * long as our lock_timeout allows (none: until the row is free or the
+ * statement is cancelled, as a row lock wait would).
+ */
+static void
+hilo_orm_run_worker(Oid relid, HiloRequest *req)
+{
+	TimestampTz start = GetCurrentTimestamp();
+	long		wait_ms = 1;
+
+	while (!hilo_run_worker(req, "draw a block of"))
+	{
+		if (LockTimeout > 0 &&
+			TimestampDifferenceExceeds(start, GetCurrentTimestamp(), LockTimeout))
+			ereport(ERROR,
+					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+					 errmsg("could not draw a block of the Hi/Lo key of table %s: its hi row is locked",
+							hilo_relname(relid)),
+					 errdetail("Another transaction held the hi row longer than lock_timeout (%d ms).", LockTimeout),
+					 errhint("Retry, or end the transaction holding the ORM's hi row.")));
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, wait_ms,
+						 PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		wait_ms = Min(wait_ms * 2, 100);
+	}
+}
+
 bool
 hilo_orm_draw(Oid relid, HiloStrategy strategy, int64 size, HiloBlock *block)
 {
@@ -419,7 +459,7 @@ hilo_orm_draw(Oid relid, HiloStrategy strategy, int64 size, HiloBlock *block)
 	{
 		HiloBlock	blk;
 
-		hilo_run_worker(&req, "draw a block of");
+		hilo_orm_run_worker(relid, &req);
 		switch (idgen::hilo_block(strategy, req.orm_hi, size, &blk))
 		{
 			case HiloStatus::ok:
@@ -540,7 +580,7 @@ IDGEN_FUNCTION(hilo_bind_table)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	{
-		char	   *sql = pnstrdup(req.orm_select, strlen(req.orm_select) - strlen(" FOR UPDATE"));
+		char	   *sql = pnstrdup(req.orm_select, strlen(req.orm_select) - strlen(" FOR UPDATE NOWAIT"));
 		Oid			types[1] = {TEXTOID};
 		Datum		values[1] = {b.key_value ? CStringGetTextDatum(b.key_value) : (Datum) 0};
 		char		nulls[1] = {b.key_value ? ' ' : 'n'};

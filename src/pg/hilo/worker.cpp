@@ -25,6 +25,7 @@
 #include "pg/compat.hpp"
 
 #include "pg/hilo/hilo.hpp"
+#include "pg/shmem.hpp"
 
 extern "C" {
 #include "access/relation.h"
@@ -37,6 +38,7 @@ extern "C" {
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/lmgr.h"
+#include "storage/spin.h"
 #include "tcop/tcopprot.h"
 #include "utils/acl.h"
 #include "utils/guc.h"
@@ -406,8 +408,16 @@ idgen_hilo_worker_main(Datum main_arg)
 		proc_exit(0);			/* the caller gave up waiting */
 	req = (HiloRequest *) dsm_segment_address(seg);
 	BackgroundWorkerInitializeConnectionByOid(req->dboid, req->owner, 0);
-	/* Never wait forever on a lock the waiting caller might hold. */
-	SetConfigOption("lock_timeout", "30s", PGC_SUSET, PGC_S_OVERRIDE);
+
+	/*
+	 * Never wait forever on a lock the waiting caller might hold.  An ORM
+	 * draw waits on no lock a role controls (its hi row, its hi table): it
+	 * gives up at once (FOR UPDATE NOWAIT, lock_timeout below), and its
+	 * caller waits in its own backend and asks again (hilo_orm_draw), so
+	 * that no role holds a worker slot while its transaction holds the row.
+	 */
+	SetConfigOption("lock_timeout", req->op == HiloOp::orm_draw ? "10ms" : "30s",
+					PGC_SUSET, PGC_S_OVERRIDE);
 	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_SUSET, PGC_S_OVERRIDE);
 
 	SetCurrentStatementStartTimestamp();
@@ -471,16 +481,209 @@ idgen_hilo_worker_main(Datum main_arg)
 	proc_exit(0);
 }
 
+/* ---------------------------------------------------------------------
+ * Key workers per role
+ * --------------------------------------------------------------------- */
+
+/*
+ * Background-worker slots are shared by the whole server (parallel query,
+ * logical replication, other extensions).  A role whose key workers could
+ * take them all (each held by that role's own code or locks) would keep
+ * every other owner's first insert from starting a worker (issue 16,
+ * defect 4).  So each role runs at most hilo_role_worker_limit() key
+ * workers at once, counted here, by the role the worker acts for; its
+ * further callers wait in their own backends, holding no slot.  A spinlock
+ * guards the table; a backend counts at most one worker (its own, while it
+ * waits for it), released on every exit path, FATAL included.
+ */
+#define HILO_ROLE_ENTRIES 64
+
+struct HiloRoleWorkers
+{
+	slock_t		mutex;
+	struct
+	{
+		Oid			role;		/* InvalidOid: free */
+		int			running;
+	}			e[HILO_ROLE_ENTRIES];
+};
+
+static void
+hilo_role_workers_init(void *ptr)
+{
+	HiloRoleWorkers *w = static_cast<HiloRoleWorkers *>(ptr);
+
+	SpinLockInit(&w->mutex);
+	for (int i = 0; i < HILO_ROLE_ENTRIES; i++)
+	{
+		w->e[i].role = InvalidOid;
+		w->e[i].running = 0;
+	}
+}
+
+static const IdgenShmemStruct hilo_role_workers_shmem = {
+	"id_gen Hi/Lo key workers", sizeof(HiloRoleWorkers), hilo_role_workers_init
+};
+
+static HiloRoleWorkers *hilo_role_workers = nullptr;
+static Oid	hilo_role_counted = InvalidOid;	/* the role our worker is counted for */
+static BackgroundWorkerHandle *hilo_worker_handle = nullptr;	/* ours, while it runs */
+static bool hilo_exit_registered = false;
+
+void
+hilo_worker_shmem_init(void)
+{
+	idgen_shmem_register(&hilo_role_workers_shmem);
+}
+
+/* A quarter of max_worker_processes, at least one. */
+static int
+hilo_role_worker_limit(void)
+{
+	return Max(1, max_worker_processes / 4);
+}
+
+/* Counts a worker for role, unless it runs its limit already (or the table is full). */
+static bool
+hilo_role_take(Oid role)
+{
+	int			found = -1;
+	int			free_entry = -1;
+	bool		taken = false;
+
+	SpinLockAcquire(&hilo_role_workers->mutex);
+	for (int i = 0; i < HILO_ROLE_ENTRIES; i++)
+	{
+		if (hilo_role_workers->e[i].role == role)
+			found = i;
+		else if (hilo_role_workers->e[i].role == InvalidOid && free_entry < 0)
+			free_entry = i;
+	}
+	if (found < 0 && free_entry >= 0)
+	{
+		found = free_entry;
+		hilo_role_workers->e[found].role = role;
+		hilo_role_workers->e[found].running = 0;
+	}
+	if (found >= 0 && hilo_role_workers->e[found].running < hilo_role_worker_limit())
+	{
+		hilo_role_workers->e[found].running++;
+		taken = true;
+	}
+	SpinLockRelease(&hilo_role_workers->mutex);
+	if (taken)
+		hilo_role_counted = role;
+	return taken;
+}
+
+static void
+hilo_role_release(void)
+{
+	if (!OidIsValid(hilo_role_counted) || hilo_role_workers == nullptr)
+		return;
+	SpinLockAcquire(&hilo_role_workers->mutex);
+	for (int i = 0; i < HILO_ROLE_ENTRIES; i++)
+	{
+		if (hilo_role_workers->e[i].role == hilo_role_counted)
+		{
+			if (--hilo_role_workers->e[i].running <= 0)
+			{
+				hilo_role_workers->e[i].running = 0;
+				hilo_role_workers->e[i].role = InvalidOid;
+			}
+			break;
+		}
+	}
+	SpinLockRelease(&hilo_role_workers->mutex);
+	hilo_role_counted = InvalidOid;
+}
+
+/* A backend exiting (FATAL too) while its worker runs: stop it, uncount it. */
+static void
+hilo_role_exit(int code, Datum arg)
+{
+	if (hilo_worker_handle != nullptr)
+		TerminateBackgroundWorker(hilo_worker_handle);
+	hilo_worker_handle = nullptr;
+	hilo_role_release();
+}
+
 /*
  * Runs req in the key worker and waits until the worker has exited; raises
- * the worker's ERROR, if any, as ours.  what ("create", "change") names the
- * operation in messages.  If we are cancelled while waiting, so is the
- * worker (which may have committed by then, as a cancelled COMMIT may).
+ * the worker's ERROR, if any, as ours, except that a worker that found an
+ * ORM's hi row busy (55P03; it waits on no lock a role holds) makes us
+ * return false, for the caller to wait and ask again.  what ("create",
+ * "change") names the operation in messages.  If we are cancelled while
+ * waiting, so is the worker (which may have committed by then, as a
+ * cancelled COMMIT may).
  */
 static constexpr int kHiloWorkerSlotWaitMs = 5000;
 
-void
+static void hilo_run_worker_counted(HiloRequest *req, const char *what);
+
+bool
 hilo_run_worker(HiloRequest *req, const char *what)
+{
+	Oid			role = GetUserId();
+	TimestampTz give_up;
+
+	if (hilo_role_workers == nullptr)
+		hilo_role_workers = static_cast<HiloRoleWorkers *>(idgen_shmem_attach(&hilo_role_workers_shmem));
+	if (!hilo_exit_registered)
+	{
+		before_shmem_exit(hilo_role_exit, (Datum) 0);
+		hilo_exit_registered = true;
+	}
+
+	/* This role's other workers end soon, or their callers are cancelled. */
+	give_up = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), kHiloWorkerSlotWaitMs);
+	while (!hilo_role_take(role))
+	{
+		if (GetCurrentTimestamp() >= give_up)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+					 errmsg("could not start a background worker to %s the Hi/Lo key of table %s",
+							what, hilo_relname(req->relid)),
+					 errdetail("Role %s already runs %d key workers, the most one role may (a quarter of max_worker_processes); none ended within %d seconds.",
+							   GetUserNameFromId(role, false), hilo_role_worker_limit(),
+							   kHiloWorkerSlotWaitMs / 1000),
+					 errhint("Retry when fewer of the role's transactions hold its hi rows or keys, or raise max_worker_processes.")));
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	PG_TRY();
+	{
+		hilo_run_worker_counted(req, what);
+	}
+	PG_CATCH();
+	{
+		hilo_role_release();
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	hilo_role_release();
+
+	if (req->failed && req->op == HiloOp::orm_draw && req->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+		return false;
+	if (req->failed)
+		ereport(ERROR,
+				(errcode(req->sqlerrcode),
+				 errmsg_internal("%s", req->message),
+				 req->detail[0] ? errdetail_internal("%s", req->detail) : 0,
+				 req->hint[0] ? errhint("%s", req->hint) : 0));
+	if (!req->committed)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not %s the Hi/Lo key of table %s", what, hilo_relname(req->relid)),
+				 errdetail("The background worker doing it exited without committing."),
+				 errhint("The server log has the worker's error.")));
+	return true;
+}
+
+/* hilo_run_worker, counted for our role: starts the worker and waits for it. */
+static void
+hilo_run_worker_counted(HiloRequest *req, const char *what)
 {
 	BackgroundWorker worker;
 	BackgroundWorkerHandle *handle;
@@ -528,6 +731,7 @@ hilo_run_worker(HiloRequest *req, const char *what)
 		ResetLatch(MyLatch);
 		CHECK_FOR_INTERRUPTS();
 	}
+	hilo_worker_handle = handle;
 	PG_TRY();
 	{
 		status = WaitForBackgroundWorkerShutdown(handle);
@@ -535,9 +739,11 @@ hilo_run_worker(HiloRequest *req, const char *what)
 	PG_CATCH();
 	{
 		TerminateBackgroundWorker(handle);
+		hilo_worker_handle = nullptr;
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
+	hilo_worker_handle = nullptr;
 	pfree(handle);
 	if (status == BGWH_POSTMASTER_DIED)
 		ereport(FATAL,
@@ -545,18 +751,6 @@ hilo_run_worker(HiloRequest *req, const char *what)
 				 errmsg("postmaster exited while a background worker changed a Hi/Lo key")));
 	memcpy(req, shared, sizeof(HiloRequest));
 	dsm_detach(seg);
-	if (req->failed)
-		ereport(ERROR,
-				(errcode(req->sqlerrcode),
-				 errmsg_internal("%s", req->message),
-				 req->detail[0] ? errdetail_internal("%s", req->detail) : 0,
-				 req->hint[0] ? errhint("%s", req->hint) : 0));
-	if (!req->committed)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("could not %s the Hi/Lo key of table %s", what, hilo_relname(req->relid)),
-				 errdetail("The background worker doing it exited without committing."),
-				 errhint("The server log has the worker's error.")));
 }
 
 /*

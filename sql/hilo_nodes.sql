@@ -85,6 +85,26 @@ SELECT relid::regclass FROM id_gen.hilo_key WHERE relid::text LIKE 'nodes_dist%'
 CREATE TABLE nodes_other (id bigint DEFAULT hilo_next('nodes_missing')); \echo :LAST_ERROR_SQLSTATE
 CREATE TABLE nodes_missing_x1 (id bigint DEFAULT hilo_next('nodes_missing')); \echo :LAST_ERROR_SQLSTATE
 CREATE TABLE nodes_missing_1 (id bigint DEFAULT hilo_next('id_gen.nodes_missing')); \echo :LAST_ERROR_SQLSTATE
+-- The literal is qualified with the shard's schema as CREATE TABLE resolves
+-- it (issue 16, defect 7): a session with another search_path, where a table
+-- of the same name exists, still draws from the shell table's key, and the
+-- data floor reads the shard's column.
+CREATE SCHEMA nodes_s;
+SET search_path = nodes_s, public;
+CREATE TABLE sd_102010 (id bigint PRIMARY KEY DEFAULT hilo_next('sd'::regclass));
+RESET search_path;
+SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'nodes_s.sd_102010'::regclass;
+CREATE TABLE nodes_s.sd (id bigint PRIMARY KEY DEFAULT hilo_next('nodes_s.sd'));
+CREATE TABLE sd (id bigint PRIMARY KEY DEFAULT hilo_next('sd'));
+INSERT INTO nodes_s.sd_102010 SELECT first_id + 1000 FROM hilo_node_range(2);
+\c
+SET search_path = public;
+INSERT INTO nodes_s.sd_102010 SELECT FROM generate_series(1, 2)
+	RETURNING id > (SELECT first_id + 1000 FROM hilo_node_range(2)) AS above_shard_data;
+RESET search_path;
+SELECT relid::regclass FROM id_gen.hilo_key WHERE relid::text LIKE '%sd' ORDER BY 1;
+DROP SCHEMA nodes_s CASCADE;
+DROP TABLE sd;
 
 SET allow_system_table_mods = on;
 DROP TABLE pg_catalog.pg_dist_local_group;

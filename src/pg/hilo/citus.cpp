@@ -13,8 +13,12 @@
  * this ProcessUtility hook turns the literal into 'public.t'::text::regclass,
  * resolved at each call instead: on the shard the default then draws from
  * the node's key of the shell table, inside the node's range
- * (hilo_this_node_range).  Every other statement passes untouched,
- * including the shell table's own CREATE TABLE, whose default names itself.
+ * (hilo_this_node_range).  The name is qualified with the shard's schema as
+ * the CREATE TABLE resolves it, so that the call does not depend on the
+ * caller's search_path (issue 16, defect 7: sessions with different paths
+ * drew from two keys), and the data floor finds the shard's column by it
+ * (hilo/floor.cpp).  Every other statement passes untouched, including the
+ * shell table's own CREATE TABLE, whose default names itself.
  */
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
@@ -28,6 +32,8 @@ extern "C" {
 #include "nodes/makefuncs.h"
 #include "nodes/parsenodes.h"
 #include "tcop/utility.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/regproc.h"
 }
 
@@ -36,8 +42,7 @@ extern "C" {
 
 static ProcessUtility_hook_type prev_process_utility = nullptr;
 
-/* Whether name is base followed by _ and one or more digits. */
-static bool
+bool
 hilo_is_shard_name(const char *name, const char *base)
 {
 	size_t		n = strlen(base);
@@ -72,6 +77,7 @@ hilo_rewrite_default(Node *expr, const CreateStmt *stmt)
 	A_Const    *con;
 	RangeVar   *named;
 	const char *tname;
+	char	   *nspname;
 
 	if (expr == nullptr || !IsA(expr, FuncCall))
 		return false;
@@ -92,13 +98,21 @@ hilo_rewrite_default(Node *expr, const CreateStmt *stmt)
 	named = makeRangeVarFromNameList(idgen_qualified_name_list(strVal(&con->val)));
 	if (!hilo_is_shard_name(stmt->relation->relname, named->relname))
 		return false;
-	if (named->schemaname != nullptr && stmt->relation->schemaname != nullptr &&
-		strcmp(named->schemaname, stmt->relation->schemaname) != 0)
+	/* The shard's schema, as this CREATE TABLE resolves it now. */
+	nspname = get_namespace_name(RangeVarGetCreationNamespace(stmt->relation));
+	if (named->schemaname != nullptr && strcmp(named->schemaname, nspname) != 0)
 		return false;
+	named->schemaname = nspname;
 	if (OidIsValid(RangeVarGetRelid(named, NoLock, true)))
 		return false;			/* it exists: the literal resolves as it is */
 
-	/* 'public.t'::regclass  ->  'public.t'::pg_catalog.text::regclass */
+	/*
+	 * 't'::regclass  ->  'public.t'::pg_catalog.text::regclass: qualified
+	 * with the shard's schema, so that every session finds the same table
+	 * whatever its search_path, and the data floor finds the column
+	 * (hilo/floor.cpp reads the qualified name).
+	 */
+	con->val.sval.sval = pstrdup(quote_qualified_identifier(nspname, named->relname));
 	{
 		TypeCast   *to_text = makeNode(TypeCast);
 

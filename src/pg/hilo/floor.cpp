@@ -10,7 +10,9 @@
  *    the table) and checked by parsing pg_attrdef.adbin; with every
  *    partition and inheritance child, since they share the parent's key;
  *    only in tables trusted for the key, tbl's own tree and tables of tbl's
- *    owner (hilo_leaf_trusted; the security model, hilo.hpp);
+ *    owner (hilo_leaf_trusted; the security model, hilo.hpp); on a Citus
+ *    node also tbl's shards, whose DEFAULT names tbl by its qualified name
+ *    (hilo/citus.cpp);
  *  - their largest id (hilo_data_max): one backward probe of a btree index
  *    that leads with the column, or a full scan where none exists, with a
  *    dirty snapshot so that rows of transactions still in progress count;
@@ -37,6 +39,7 @@
 #include "pg/compat.hpp"
 
 #include "pg/hilo/hilo.hpp"
+#include "pg/node_identity.hpp"
 
 extern "C" {
 #include "access/genam.h"
@@ -152,7 +155,7 @@ hilo_is_hilo_next(Oid funcid)
  * (hilo_next('t') * 10) does not put the key's ids in the column.
  */
 static bool
-hilo_default_is_key(Node *expr, Oid keyrel)
+hilo_default_is_key(Node *expr, Oid keyrel, const char *keyname)
 {
 	while (expr != NULL)
 	{
@@ -179,6 +182,17 @@ hilo_default_is_key(Node *expr, Oid keyrel)
 				return false;
 			while (arg != NULL && IsA(arg, RelabelType))
 				arg = (Node *) ((RelabelType *) arg)->arg;
+			/* A Citus shard's: 's.t'::text::regclass (hilo/citus.cpp). */
+			if (keyname != NULL && arg != NULL && IsA(arg, FuncExpr) &&
+				((FuncExpr *) arg)->funcresulttype == REGCLASSOID &&
+				list_length(((FuncExpr *) arg)->args) == 1)
+			{
+				Node	   *name = (Node *) linitial(((FuncExpr *) arg)->args);
+
+				return IsA(name, Const) && !((Const *) name)->constisnull &&
+					((Const *) name)->consttype == TEXTOID &&
+					strcmp(TextDatumGetCString(((Const *) name)->constvalue), keyname) == 0;
+			}
 			return arg != NULL && IsA(arg, Const) && !((Const *) arg)->constisnull &&
 				((Const *) arg)->consttype == REGCLASSOID &&
 				DatumGetObjectId(((Const *) arg)->constvalue) == keyrel;
@@ -281,6 +295,7 @@ static int
 hilo_find_leaves(Oid keyrel, HiloLeaf **out, bool *foreign)
 {
 	List	   *inheritors = NIL;
+	const char *keyname = NULL;	/* on Citus: keyrel's qualified name */
 	Relation	dep;
 	Relation	attrdef;
 	ScanKeyData key[2];
@@ -312,6 +327,35 @@ hilo_find_leaves(Oid keyrel, HiloLeaf **out, bool *foreign)
 	table_close(dep, AccessShareLock);
 
 	attrdef = table_open(AttrDefaultRelationId, AccessShareLock);
+
+	/*
+	 * On a Citus node, a shard created before its shell table names the key
+	 * by its qualified name (hilo/citus.cpp), which no pg_depend row
+	 * records: the defaults of keyrel's shards (<name>_<digits>, same
+	 * schema) are found by their table's name.
+	 */
+	{
+		int64		group;
+
+		if (idgen_citus_group(&group))
+		{
+			const char *keyrelname = get_rel_name(keyrel);
+			Oid			keynsp = get_rel_namespace(keyrel);
+
+			keyname = quote_qualified_identifier(get_namespace_name(keynsp), keyrelname);
+			scan = systable_beginscan(attrdef, InvalidOid, false, NULL, 0, NULL);
+			while (HeapTupleIsValid(tup = systable_getnext(scan)))
+			{
+				Form_pg_attrdef ad = (Form_pg_attrdef) GETSTRUCT(tup);
+				char	   *name = get_rel_name(ad->adrelid);
+
+				if (name != NULL && get_rel_namespace(ad->adrelid) == keynsp &&
+					hilo_is_shard_name(name, keyrelname))
+					defs = list_append_unique_oid(defs, ad->oid);
+			}
+			systable_endscan(scan);
+		}
+	}
 	foreach(lc, defs)
 	{
 		Form_pg_attrdef ad;
@@ -340,7 +384,7 @@ hilo_find_leaves(Oid keyrel, HiloLeaf **out, bool *foreign)
 		tabid = ad->adrelid;
 		attnum = ad->adnum;
 		bin = heap_getattr(tup, Anum_pg_attrdef_adbin, RelationGetDescr(attrdef), &isnull);
-		if (isnull || !hilo_default_is_key((Node *) stringToNode(TextDatumGetCString(bin)), keyrel))
+		if (isnull || !hilo_default_is_key((Node *) stringToNode(TextDatumGetCString(bin)), keyrel, keyname))
 		{
 			systable_endscan(scan);
 			continue;

@@ -56,6 +56,9 @@ extern void idgen_hilo_init(void);
 /* hilo/citus.cpp: lets Citus create shards of tables with DEFAULT hilo_next(). */
 extern void idgen_hilo_citus_init(void);
 
+/* Whether name is a shard name of base: base, '_' and one or more digits. */
+extern bool hilo_is_shard_name(const char *name, const char *base);
+
 /* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
 extern void idgen_hilo_relcache(Oid relid);
 

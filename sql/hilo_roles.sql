@@ -90,3 +90,97 @@ RESET ROLE;
 SET ROLE regress_victim;
 INSERT INTO a.orders (note) VALUES ('after a.archive') RETURNING id > 5000 AS above_archive;
 RESET ROLE;
+
+-- The role matrix: the hostile role, which owns nothing of a.orders' and may
+-- only create objects in its schema m, against the victim's key, through
+-- every Hi/Lo function and the indirect paths.  Each attempt fails with
+-- 42501, and afterwards the key, its sequence and the victim's ids are as
+-- they were.
+SET ROLE regress_victim;
+CREATE TABLE a.hi (next_hi integer);
+INSERT INTO a.hi VALUES (7);
+CREATE SEQUENCE a.app_seq;
+RESET ROLE;
+CREATE TEMP TABLE key_before AS
+	SELECT k.seq, k.strategy, k.max_lo, k.own_seq, k.adaptive,
+	       (SELECT count(*) FROM id_gen.hilo_orm_key o WHERE o.relid = 'a.orders'::regclass) AS bindings
+	  FROM id_gen.hilo_key k WHERE k.relid = 'a.orders'::regclass;
+SELECT seq AS victim_seq FROM key_before \gset
+CREATE TEMP TABLE seq_before AS SELECT last_value FROM pg_sequences
+	WHERE format('%I.%I', schemaname, sequencename) = :'victim_seq';
+GRANT SELECT ON key_before, seq_before TO regress_hostile;
+
+SET ROLE regress_hostile;
+-- Every function, directly.
+SELECT hilo_next('a.orders'); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_next_text('a.orders'); \echo :LAST_ERROR_SQLSTATE
+SELECT * FROM hilo_reserve('a.orders', 10); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_return('a.orders', 1, 100); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_set_max_lo('a.orders', 5); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_set_floor('a.orders', 9223372036854775000); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_set_adaptive('a.orders'); \echo :LAST_ERROR_SQLSTATE
+CREATE SEQUENCE m.s;
+SELECT hilo_bind('a.orders', 'm.s', 'pooled_lo', 10); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_bind_table('a.orders', 'm.t_hi', 'next_hi', 4); \echo :LAST_ERROR_SQLSTATE
+-- Its own tables bound to the victim's sequences and hi table.
+CREATE TABLE m.own (id bigint PRIMARY KEY DEFAULT hilo_next('m.own'));
+SELECT hilo_bind('m.own', :'victim_seq', 'pooled_lo', 10); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_bind('m.own', 'a.app_seq', 'pooled_lo', 10); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_bind_table('m.own', 'a.hi', 'next_hi', 4); \echo :LAST_ERROR_SQLSTATE
+-- Indirect: a trigger and a deferred constraint trigger of its own that
+-- call hilo_next('a.orders') run as itself.
+CREATE FUNCTION m.steal() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM hilo_next('a.orders');
+	RETURN NULL;
+END $$;
+CREATE TRIGGER steal AFTER INSERT ON m.own FOR EACH ROW EXECUTE FUNCTION m.steal();
+INSERT INTO m.own DEFAULT VALUES; \echo :LAST_ERROR_SQLSTATE
+DROP TRIGGER steal ON m.own;
+CREATE CONSTRAINT TRIGGER steal_late AFTER INSERT ON m.own DEFERRABLE INITIALLY DEFERRED
+	FOR EACH ROW EXECUTE FUNCTION m.steal();
+INSERT INTO m.own DEFAULT VALUES; \echo :LAST_ERROR_SQLSTATE
+DROP TRIGGER steal_late ON m.own;
+-- Search path tricks: an = operator, a function named like ours and a temp
+-- table named like the key table are not what id_gen's own SQL uses (it
+-- runs with search_path pg_catalog, pg_temp and qualified names).
+CREATE FUNCTION m.int8eq(bigint, bigint) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM m.grab('operator');
+	RETURN $1 OPERATOR(pg_catalog.=) $2;
+END $$;
+CREATE OPERATOR m.= (LEFTARG = bigint, RIGHTARG = bigint, FUNCTION = m.int8eq);
+CREATE FUNCTION m.nextval(regclass) RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM m.grab('nextval');
+	RETURN 1;
+END $$;
+CREATE TEMP TABLE hilo_key (relid regclass, seq text);
+SET search_path = m, pg_temp, public;
+TRUNCATE m.seen;
+SELECT hilo_set_max_lo('m.own', 5);
+SELECT hilo_set_floor('m.own') > 0 AS floor_set;
+SELECT hilo_next('m.own') > 0 AS own_key_works;
+RESET search_path;
+SELECT count(*) AS ran_hostile_code FROM m.seen;
+RESET ROLE;
+
+-- Nothing changed: the key row, its sequence, the victim's next ids, and
+-- the hostile role's privileges.
+SELECT (SELECT row(k.seq, k.strategy, k.max_lo, k.own_seq, k.adaptive,
+                   (SELECT count(*) FROM id_gen.hilo_orm_key o WHERE o.relid = 'a.orders'::regclass))
+          FROM id_gen.hilo_key k WHERE k.relid = 'a.orders'::regclass)
+       IS NOT DISTINCT FROM (SELECT row(seq, strategy, max_lo, own_seq, adaptive, bindings) FROM key_before)
+       AS key_unchanged;
+SELECT (SELECT last_value FROM pg_sequences WHERE format('%I.%I', schemaname, sequencename) = :'victim_seq')
+       IS NOT DISTINCT FROM (SELECT last_value FROM seq_before) AS sequence_unchanged;
+SELECT next_hi FROM a.hi;                                                        -- 7
+SELECT last_value FROM a.app_seq;                                                -- 1
+SELECT rolsuper, rolcreaterole, rolbypassrls FROM pg_roles WHERE rolname = 'regress_hostile';
+SET ROLE regress_victim;
+INSERT INTO a.orders (note) VALUES ('last') RETURNING id < 10000 AS not_moved;
+RESET ROLE;
+
+DROP TABLE key_before, seq_before, pg_temp.hilo_key;
+DROP SCHEMA a, m CASCADE;
+DROP ROLE regress_victim, regress_hostile;

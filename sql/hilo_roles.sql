@@ -124,7 +124,9 @@ SELECT hilo_bind('a.orders', 'm.s', 'pooled_lo', 10); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_bind_table('a.orders', 'm.t_hi', 'next_hi', 4); \echo :LAST_ERROR_SQLSTATE
 -- Its own tables bound to the victim's sequences and hi table.
 CREATE TABLE m.own (id bigint PRIMARY KEY DEFAULT hilo_next('m.own'));
-SELECT hilo_bind('m.own', :'victim_seq', 'pooled_lo', 10); \echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY sqlstate
+SELECT hilo_bind('m.own', :'victim_seq', 'pooled_lo', 10);                      -- the key's own sequence
+\set VERBOSITY default
 SELECT hilo_bind('m.own', 'a.app_seq', 'pooled_lo', 10); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_bind_table('m.own', 'a.hi', 'next_hi', 4); \echo :LAST_ERROR_SQLSTATE
 -- Indirect: a trigger and a deferred constraint trigger of its own that

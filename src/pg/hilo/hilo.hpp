@@ -36,6 +36,66 @@
  *  - a backend-local cache (idgen::HiloCache) of each key's current block:
  *    the fast path is a hash lookup and an increment, nothing else.
  *
+ * Locking and state / Security model.  Every Hi/Lo file follows it; a
+ * change that reads, locks or runs another role's objects, or holds a shared
+ * resource, says so here (sql/hilo_roles.sql, test/specs/hilo_roles.spec
+ * and test/t/052_hilo_worker_slots.pl attack it).
+ *
+ *  - Who may do what.  hilo_next(), hilo_next_text(), hilo_reserve() and
+ *    hilo_return() need INSERT on the table (checked again after any
+ *    relcache, role or membership invalidation, never cached past one);
+ *    hilo_set_max_lo(), hilo_bind(), hilo_bind_table(), hilo_set_floor()
+ *    and hilo_set_adaptive() need the table's ownership, plus the
+ *    privileges on the sequence or hi table they move (hilo/catalog.cpp,
+ *    hilo/orm.cpp), checked again by the worker under the key lock.
+ *
+ *  - What runs as whom.  Our own SQL (the key table, sequences, setval)
+ *    runs as the extension owner with search_path pg_catalog, pg_temp and
+ *    qualified names (hilo_priv_enter), in the caller's backend or in the
+ *    key worker; it runs no code of any other role.  The caller's code
+ *    runs as the caller: in its own backend as usual, and in the key
+ *    worker (an ORM draw: the hi table's row security policies, CHECK
+ *    constraints, generated columns, index expressions, triggers) as the
+ *    caller in a security-restricted operation from before the first
+ *    statement to after the commit (hilo/worker.cpp), so that nothing of
+ *    the caller's ever runs with the owner's rights.  PostgreSQL refuses
+ *    deferred triggers there (42501): a hi table with one cannot be drawn
+ *    from.  The worker is never switched back to the owner before commit.
+ *
+ *  - Which objects of other roles are read.  The data floor (hilo/floor.cpp)
+ *    reads only tables trusted for the key: the key table, its partitions
+ *    and inheritance children, and tables owned by the key table's owner
+ *    (on Citus also its shards).  Another role's table whose DEFAULT names
+ *    the key is neither read nor locked: it cannot move the key (to the end
+ *    of bigint) nor block its draws.  An ORM draw reads the hi table the
+ *    table's owner bound, as the drawing role.
+ *
+ *  - Locks, and for how long.  The key lock (hilo_lock_key: ShareLock for
+ *    a draw, released at once; ExclusiveLock for a creation or change, to
+ *    its commit) and the maker lock are object locks no SQL can take.  A
+ *    draw holds RowExclusiveLock on the key's sequence to the end of the
+ *    transaction (as nextval() does) and AccessShareLock on the trusted
+ *    tables the floor reads.  A change takes ShareRowExclusiveLock on the
+ *    sequences it moves (hilo_change_locks), in the worker.
+ *
+ *  - Shared resources one role can hold, and the bound.  Key workers take
+ *    background-worker slots shared with parallel query and logical
+ *    replication: a role runs at most a quarter of max_worker_processes
+ *    (at least one) at once, counted in shared memory (hilo/worker.cpp);
+ *    its further callers wait in their own backends, up to 5 s, then
+ *    ERROR 53000.  An ORM draw's worker never waits on the hi row (FOR
+ *    UPDATE NOWAIT, lock_timeout 10 ms): the caller waits in its own
+ *    backend, asking again, within its lock_timeout (55P03) and
+ *    statement_timeout.  Other workers wait at most 30 s (lock_timeout) for
+ *    the key's own locks, which only the key's owner and writers can hold.
+ *    A worker's output is a dynamic shared memory segment of the caller's.
+ *
+ *  - Transactions.  Keys and their changes are committed by the worker
+ *    before the call returns (nothing the caller rolls back can undo
+ *    them), except for a table created in the caller's transaction.  A
+ *    binding (hilo_bind_table) is written in the caller's transaction, and
+ *    no id is drawn through it until it has committed (55000).
+ *
  * Everything declared here is C-style PostgreSQL glue: no function owns a
  * C++ object with a destructor, so any of them may ereport(ERROR).
  */

@@ -15,9 +15,11 @@
  *
  * The worker's whole transaction, commit included, runs as the calling role
  * in a security-restricted operation, so that its privileges (and row
- * security) apply as they would to the ORM, and its code (triggers, deferred
- * ones too, policies, checks) runs with its rights and no more (the security
- * model, hilo.hpp).  Names are quoted from the catalogs and the
+ * security) apply as they would to the ORM, and its code (triggers,
+ * policies, checks) runs with its rights and no more; PostgreSQL refuses
+ * deferred triggers there.  The worker takes the row NOWAIT; while another
+ * transaction holds it, the caller waits in its own backend and asks again
+ * (hilo_orm_run_worker).  See the security model, hilo.hpp.  Names are quoted from the catalogs and the
  * row's key value is a parameter: no user text is spliced into SQL.
  *
  * The binding itself (a row of id_gen.hilo_orm_key) is written in the

@@ -56,7 +56,8 @@ using idgen::HiloStrategy;
 extern "C" PGDLLEXPORT void idgen_hilo_worker_main(Datum main_arg);
 
 /* ---------------------------------------------------------------------
- * What the worker runs (as the extension owner, privileged SPI)
+ * What the worker runs (as the extension owner, privileged SPI; an ORM
+ * draw as the caller: the security model, hilo.hpp)
  * --------------------------------------------------------------------- */
 
 /*
@@ -293,7 +294,7 @@ hilo_bind_sql(Oid relid, Oid seqid, HiloStrategy strategy, int32 max_lo, Oid cal
 {
 	HiloKeyRow	row;
 	int64		new_next_v = 0;
-	/* The row names the sequence (hilo_key.hpp). */
+	/* The row names the sequence (HiloKeyRow, hilo.hpp). */
 	Oid			types[4] = {REGCLASSOID, TEXTOID, TEXTOID, INT4OID};
 	Datum		values[4] = {ObjectIdGetDatum(relid), CStringGetTextDatum(hilo_quoted_name(seqid)),
 		CStringGetTextDatum(idgen::hilo_strategy_name(strategy)), Int32GetDatum(max_lo)};
@@ -385,8 +386,10 @@ hilo_apply(HiloRequest *req)
  * or a change of it whose blocks may already be handed out, just as
  * nothing undoes a nextval() or a setval().  It runs as the extension
  * owner; the caller's privileges were checked by the caller, and are
- * checked again for the caller's role once the key is locked.  An ERROR is
- * logged and copied into the request, for the caller to raise as its own.
+ * checked again for the caller's role once the key is locked.  An ORM draw
+ * runs the caller's statements, and its whole transaction, as the caller
+ * (the security model, hilo.hpp).  An ERROR is logged and copied into the
+ * request, for the caller to raise as its own.
  */
 void
 idgen_hilo_worker_main(Datum main_arg)

@@ -280,8 +280,8 @@ SET ROLE regress_orm_writer;
 INSERT INTO priv DEFAULT VALUES; \echo :LAST_ERROR_SQLSTATE
 RESET ROLE;
 GRANT SELECT, UPDATE ON priv_hi TO regress_orm_writer;
--- Row security hides the row from the writer: the worker, though it runs
--- as the extension owner, advances the row as the writer and finds none.
+-- Row security hides the row from the writer: the key worker's transaction
+-- runs as the writer (hilo.hpp, the security model), and finds no row.
 ALTER TABLE priv_hi ENABLE ROW LEVEL SECURITY;
 CREATE POLICY only_other ON priv_hi TO regress_orm_writer USING (entity = 'other');
 SET ROLE regress_orm_writer;

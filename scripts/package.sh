@@ -116,6 +116,12 @@ contents=$(dpkg-deb -c "$deb" | awk '{print $6}')
 for f in "$PKGLIB/id_gen.so" "$EXTDIR/id_gen.control" $(cd "$SRC" && ls sql/id_gen--*.sql | sed "s|^sql|$EXTDIR|"); do
     grep -qxF ".$f" <<<"$contents" || fail "$(basename "$deb") lacks $f"
 done
+# ... and the documentation: the guide and the pages it links to (dh_compress
+# may have gzipped the larger ones).
+for f in README.md docs/reference.md docs/hilo.md docs/operations.md; do
+    grep -qE "^\./usr/share/doc/$NAME/$f(\.gz)?\$" <<<"$contents" ||
+        fail "$(basename "$deb") lacks the documentation $f"
+done
 mkdir "$OUT/unpacked"
 dpkg-deb -x "$deb" "$OUT/unpacked"
 if grep -qa 'id_gen\.test_' "$OUT/unpacked$PKGLIB/id_gen.so"; then

@@ -1,6 +1,6 @@
 # Bulk loads with explicit ids into a table whose key is in use, seen from
 # a new session and from a session that holds a block drawn before the
-# load.  What is promised (README, Hi/Lo "Bulk loads"):
+# load.  What is promised (docs/hilo.md, Guarantees, "Ids already in the table"):
 #  - every block drawn after the load has begun starts above the largest
 #    id in the key's column, committed or still being inserted (the column
 #    has a btree index here: the primary key);

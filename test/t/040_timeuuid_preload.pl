@@ -83,7 +83,7 @@ is( $node->safe_psql(
 	'the updated extension has as many members as a fresh one');
 
 # A restart: new ids still sort after the old ones (the wall clock has moved
-# on; see README.md, "Clock floor (restart safety)", for the clock floor that covers a clock stepped back).
+# on; see docs/timeuuid.md, "Clock floor (restart safety)", for the clock floor that covers a clock stepped back).
 my $before = $node->safe_psql('postgres', 'SELECT max(id) FROM made');
 $node->restart;
 is($node->safe_psql('postgres', "SELECT timeuuid_next() > '$before'::timeuuid"),

@@ -2,7 +2,7 @@
 # SQLAlchemy 1.4, node-postgres 8, pgjdbc 42.5.  Each program in
 # test/drivers/ binds UUID parameters the driver's way (they arrive as uuid),
 # checks the cross-type comparisons and that a version 4 UUID is refused,
-# and checks the README's one-line recipe for reading timeuuid values back.
+# and checks the one-line recipe of docs/timeuuid.md (Drivers) for reading timeuuid values back.
 # A driver that is not installed is skipped, unless ID_GEN_DRIVERS=required
 # (scripts/test.sh, hence CI, installs them all and requires them).
 use strict;

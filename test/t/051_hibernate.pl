@@ -133,7 +133,7 @@ is($node->safe_psql('postgres',
 	'7', 'hibernate_sequences: the other entity\'s row was not touched');
 
 # What a block costs: a fresh key with one id per block, so every call
-# advances the row through the key worker (figure for README, not a check).
+# advances the row through the key worker (figure for docs/hilo.md, not a check).
 $node->safe_psql('postgres', q{
 	CREATE TABLE cost_hi (next_hi bigint);
 	INSERT INTO cost_hi VALUES (0);

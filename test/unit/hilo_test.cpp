@@ -45,7 +45,7 @@ TEST(Hilo, ParseStrategy)
 	}
 }
 
-/* The worked examples of README.md, Hi/Lo keys (strategies and their first blocks). */
+/* The worked examples of docs/hilo.md, hilo_bind (strategies and their first blocks). */
 TEST(Hilo, Formulas)
 {
 	HiloBlock	b;
@@ -637,7 +637,7 @@ TEST(Hilo, AdaptRangeRule)
 	EXPECT_EQ(hilo_adapt_range(64, -1), 1024);					/* clock stepped back */
 }
 
-/* RavenDB's rule, the reference the README compares with: x2 under 30 s, /2 over 60 s. */
+/* RavenDB's rule, the reference docs/hilo.md compares with: x2 under 30 s, /2 over 60 s. */
 static int64_t
 ravendb_rule(int64_t prev, int64_t elapsed_ms)
 {

@@ -33,8 +33,11 @@ extern "C" {
 
 namespace sf = idgen::snowflake;
 
-/* snowflake_state() warns when the time field runs out within this. */
-#define EXHAUSTION_WARNING_MS (INT64CONST(366) * 24 * 3600 * 1000)
+/*
+ * The generators and their state() warn when the time field runs out within
+ * id_gen.headroom_warning_days, the point where id_gen.headroom says warning.
+ */
+#define EXHAUSTION_WARNING_MS ((int64) idgen_headroom_warning_days * 24 * 3600 * 1000)
 
 typedef struct SnowflakeShared
 {
@@ -464,7 +467,7 @@ IDGEN_FUNCTION(jsid_max_id)
 
 /*
  * state(): what the generator is doing, and when its time field runs out
- * (with a WARNING within a year of that).
+ * (with a WARNING within id_gen.headroom_warning_days of that).
  */
 static Datum
 stream_state(SfStream *st, FunctionCallInfo fcinfo)

@@ -782,7 +782,7 @@ COMMENT ON FUNCTION id_gen.headroom_jsid() IS
 
 -- timeuuid_next() and uuidv7(): 48-bit Unix milliseconds (until 10889), above
 -- the same clock floor as snowflake (its lead is in the clock row).
-CREATE FUNCTION id_gen.headroom_timeuuid() RETURNS SETOF id_gen.headroom_row
+CREATE FUNCTION id_gen.headroom_rfc9562() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL SAFE
     SET search_path = pg_catalog, pg_temp
     SET client_min_messages = error
@@ -798,12 +798,12 @@ SELECT 'timeuuid', 'this server',
        jsonb_build_object('time_bits', 48, 'ends', to_timestamp(281474976710.656),
                           'clock_floor', s.clock_floor, 'clock_floor_lead_ms', c.lead_ms)
   FROM @extschema@.snowflake_state() s,
-       LATERAL (SELECT extract(epoch FROM s.time_exhausted_at - s.time_left) * 1000 AS now_ms) n,
+       LATERAL (SELECT (extract(epoch FROM s.time_exhausted_at) - extract(epoch FROM s.time_left)) * 1000 AS now_ms) n,
        LATERAL (SELECT n.now_ms,
                        ((281474976710656 - n.now_ms) / 1000.0)::float8 AS left_s,
                        round(extract(epoch FROM s.clock_floor) * 1000 - n.now_ms)::bigint AS lead_ms) c
 $$;
-COMMENT ON FUNCTION id_gen.headroom_timeuuid() IS
+COMMENT ON FUNCTION id_gen.headroom_rfc9562() IS
     'headroom of timeuuid_next() and uuidv7(): the 48-bit time field, and the clock floor''s lead';
 
 -- The clock: the persisted floor (snowflake_state().clock_floor) runs at most
@@ -820,7 +820,7 @@ CREATE FUNCTION id_gen.headroom_clock() RETURNS SETOF id_gen.headroom_row
 SELECT 'clock', 'this server',
        NULL::double precision, NULL::text, NULL::double precision,
        CASE WHEN c.lead_ms > t.clock_floor_step_ms + t.max_clock_backward_ms THEN 'critical'
-            WHEN c.lead_ms > t.clock_floor_step_ms OR s.clock_backward_errors > 0 THEN 'warning'
+            WHEN c.lead_ms > t.clock_floor_step_ms THEN 'warning'
             ELSE 'ok' END,
        CASE WHEN c.lead_ms IS NULL
             THEN 'the clock floor is not loaded yet (no time-based id generated in this database since the start)'
@@ -836,13 +836,16 @@ SELECT 'clock', 'this server',
        || CASE WHEN s.clock_backward_errors > 0
                THEN format('; %s calls refused since the start because the clock went back', s.clock_backward_errors)
                ELSE '' END,
+       -- (the counts since the start only inform: rate() of the exporter's
+       -- metric says whether it happens now)
        jsonb_build_object('clock_floor', s.clock_floor, 'clock_floor_lead_ms', c.lead_ms,
                           'clock_backward_events', s.clock_backward_events,
                           'clock_backward_errors', s.clock_backward_errors,
                           'clock_floor_advances', s.clock_floor_advances,
                           'max_clock_backward_ms', t.max_clock_backward_ms, 'since', s.started)
   FROM @extschema@.snowflake_state() s, id_gen.headroom_thresholds() t,
-       LATERAL (SELECT round(extract(epoch FROM s.clock_floor - (s.time_exhausted_at - s.time_left)) * 1000)::bigint AS lead_ms) c
+       LATERAL (SELECT round((extract(epoch FROM s.clock_floor) - extract(epoch FROM s.time_exhausted_at)
+                                   + extract(epoch FROM s.time_left)) * 1000)::bigint AS lead_ms) c
 $$;
 COMMENT ON FUNCTION id_gen.headroom_clock() IS
     'the clock: how far the persisted clock floor runs ahead of it, and the backward steps seen since the start';
@@ -939,7 +942,7 @@ COMMENT ON FUNCTION id_gen.headroom_node_identity() IS
 CREATE VIEW id_gen.headroom AS
 SELECT * FROM id_gen.headroom_snowflake()
 UNION ALL SELECT * FROM id_gen.headroom_jsid()
-UNION ALL SELECT * FROM id_gen.headroom_timeuuid()
+UNION ALL SELECT * FROM id_gen.headroom_rfc9562()
 UNION ALL SELECT * FROM id_gen.headroom_clock()
 UNION ALL SELECT * FROM id_gen.headroom_hilo()
 UNION ALL SELECT * FROM id_gen.headroom_decimal_id()

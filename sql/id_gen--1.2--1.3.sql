@@ -708,19 +708,12 @@ COMMENT ON TYPE id_gen.headroom_row IS
     'a row of id_gen.headroom';
 
 -- The grade: a time left (seconds) is judged against the days thresholds, a
--- used fraction against the percent thresholds; NULL judges nothing.
+-- used fraction against the percent thresholds; NULL judges nothing.  (In C:
+-- it runs once per row.)
 CREATE FUNCTION id_gen.headroom_status(used_fraction double precision, seconds_left double precision)
     RETURNS text
-    LANGUAGE sql STABLE PARALLEL SAFE
-    SET search_path = pg_catalog, pg_temp
-    AS $$
-SELECT CASE WHEN seconds_left < t.critical_days * 86400.0
-                 OR used_fraction * 100 >= t.critical_percent THEN 'critical'
-            WHEN seconds_left < t.warning_days * 86400.0
-                 OR used_fraction * 100 >= t.warning_percent THEN 'warning'
-            ELSE 'ok' END
-  FROM id_gen.headroom_thresholds() t
-$$;
+    AS 'MODULE_PATHNAME', 'headroom_status'
+    LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
 COMMENT ON FUNCTION id_gen.headroom_status(double precision, double precision) IS
     'ok, warning or critical for a used fraction (percent thresholds) or a time left in seconds (days thresholds)';
 
@@ -792,9 +785,10 @@ SELECT 'timeuuid', 'this server',
        id_gen.headroom_runs_out(to_timestamp(281474976710.656), c.left_s),
        c.left_s,
        id_gen.headroom_status(NULL, c.left_s),
-       format('the 48-bit Unix millisecond field of versions 7 and 6 ends %s; the clock floor is %s ms ahead of the clock',
+       format('the 48-bit Unix millisecond field of versions 7 and 6 ends %s; %s',
               to_char(to_timestamp(281474976710.656) AT TIME ZONE 'UTC', 'YYYY-MM-DD'),
-              coalesce(c.lead_ms::text, 'not loaded yet, so not')),
+              CASE WHEN c.lead_ms IS NULL THEN 'the clock floor is not loaded yet'
+                   ELSE format('the clock floor is %s ms ahead of the clock', c.lead_ms) END),
        jsonb_build_object('time_bits', 48, 'ends', to_timestamp(281474976710.656),
                           'clock_floor', s.clock_floor, 'clock_floor_lead_ms', c.lead_ms)
   FROM @extschema@.snowflake_state() s,
@@ -871,12 +865,15 @@ SELECT 'hilo', k.table_name::text,
                           'used_of_bigint', greatest(k.reserved_to, 0) / 9223372036854775807.0)
   FROM @extschema@.hilo_keys k
   LEFT JOIN pg_catalog.pg_sequence q ON q.seqrelid = k.sequence
-  CROSS JOIN @extschema@.node_identity() n
+  -- this node's range, read once: a worker id set, or a Citus group's
+  CROSS JOIN (SELECT nr.first_id AS node_first, nr.last_id AS node_last
+                FROM @extschema@.node_identity() n
+                LEFT JOIN LATERAL @extschema@.hilo_node_range(n.worker_id) nr
+                       ON n.worker_id_source IN ('setting', 'citus group')) nd
   CROSS JOIN LATERAL (
-       SELECT CASE WHEN k.own_sequence AND n.worker_id_source IN ('setting', 'citus group') AND n.worker_id IS NOT NULL
-                   THEN (SELECT first_id FROM @extschema@.hilo_node_range(n.worker_id)) ELSE 1 END AS first_id,
-              CASE WHEN k.own_sequence AND n.worker_id_source IN ('setting', 'citus group') AND n.worker_id IS NOT NULL
-                   THEN (SELECT last_id FROM @extschema@.hilo_node_range(n.worker_id)) ELSE 9223372036854775807 END AS range_last) r
+       SELECT CASE WHEN k.own_sequence AND nd.node_first IS NOT NULL THEN nd.node_first ELSE 1 END AS first_id,
+              CASE WHEN k.own_sequence AND nd.node_first IS NOT NULL THEN nd.node_last
+                   ELSE 9223372036854775807 END AS range_last) r
   CROSS JOIN LATERAL (
        SELECT least(r.range_last,
                     coalesce(id_gen.hilo_reserved_to(k.strategy, q.seqmax, k.max_lo), 9223372036854775807)) AS last_id) l

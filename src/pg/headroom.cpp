@@ -33,3 +33,27 @@ IDGEN_FUNCTION(headroom_thresholds)
 	values[5] = Int32GetDatum(idgen_max_clock_backward_ms);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
+
+/*
+ * id_gen.headroom_status(used_fraction, seconds_left) → 'ok', 'warning' or
+ * 'critical': a used fraction (0..1) against the percent thresholds, a time
+ * left (seconds) against the days thresholds; NULL judges nothing.  In C,
+ * not SQL: the view calls it once per row, and a SQL function with a pinned
+ * search_path costs tens of microseconds a call.
+ */
+IDGEN_FUNCTION(headroom_status)
+{
+	bool		has_used = !PG_ARGISNULL(0);
+	bool		has_left = !PG_ARGISNULL(1);
+	double		used = has_used ? PG_GETARG_FLOAT8(0) : 0;
+	double		left = has_left ? PG_GETARG_FLOAT8(1) : 0;
+	const char *status = "ok";
+
+	if ((has_used && used * 100.0 >= idgen_headroom_critical_percent) ||
+		(has_left && left < idgen_headroom_critical_days * 86400.0))
+		status = "critical";
+	else if ((has_used && used * 100.0 >= idgen_headroom_warning_percent) ||
+			 (has_left && left < idgen_headroom_warning_days * 86400.0))
+		status = "warning";
+	PG_RETURN_TEXT_P(cstring_to_text(status));
+}

@@ -65,18 +65,20 @@ SELECT pg_reload_conf();
 SELECT pg_sleep(0.5);
 
 -- 3. A Hi/Lo key: its used share of the ids it may issue (bigint here: one
--- server, no node range).  88.9%: ok; 90%: warning; 99%: critical.
+-- server, no node range).  88.9%: ok; 90%: warning; 99%: critical.  The
+-- draw that reaches 90% warns, and the one that reaches 99% warns again.
+-- (1000 rows each time: they use up the session's block and draw the next.)
 SELECT hilo_set_floor('headroom_t', 8200000000000000000) IS NOT NULL AS moved;
-INSERT INTO headroom_t (v) VALUES ('b');
+INSERT INTO headroom_t (v) SELECT 'b' FROM generate_series(1, 1000);
 SELECT status, round(used_fraction::numeric, 4) AS used, runs_out, reason,
        detail->>'max_lo' AS max_lo, detail->>'reserved_to' AS reserved_to
   FROM id_gen.headroom WHERE generator = 'hilo' AND object = 'public.headroom_t';
 SELECT hilo_set_floor('headroom_t', 8301034833169298300) IS NOT NULL AS moved;
-INSERT INTO headroom_t (v) VALUES ('c');
+INSERT INTO headroom_t (v) SELECT 'c' FROM generate_series(1, 1000);
 SELECT status, round(used_fraction::numeric, 4) AS used FROM id_gen.headroom
  WHERE generator = 'hilo' AND object = 'public.headroom_t';
 SELECT hilo_set_floor('headroom_t', 9131138316486228100) IS NOT NULL AS moved;
-INSERT INTO headroom_t (v) VALUES ('d');
+INSERT INTO headroom_t (v) SELECT 'd' FROM generate_series(1, 1000);
 SELECT status, round(used_fraction::numeric, 4) AS used FROM id_gen.headroom
  WHERE generator = 'hilo' AND object = 'public.headroom_t';
 -- A key bound to a sequence with a MAXVALUE: its space ends there (classic:

@@ -57,7 +57,14 @@ SET id_gen.clock_offset_ms = -10000;
 SELECT status, regexp_replace(reason, '\d+ ms ahead.*', 'N ms ahead ...') AS reason
   FROM id_gen.headroom WHERE generator = 'clock';
 SET id_gen.clock_offset_ms = -60000;
-SELECT status, regexp_replace(regexp_replace(reason, 'is \d+ ms behind', 'is N ms behind'), '; \d+ calls refused.*', '') AS reason
+SELECT status, regexp_replace(regexp_replace(reason, 'is \d+ ms behind', 'is N ms behind'), '; .*', '') AS reason
+  FROM id_gen.headroom WHERE generator = 'clock';
+-- A generator called now refuses; the clock row then says when it saw that.
+\set VERBOSITY sqlstate
+SELECT snowflake_next(); \echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
+SELECT status, detail->>'last_clock_backward' IS NOT NULL AS step_seen,
+       reason ~ '; last backward step seen \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$' AS said
   FROM id_gen.headroom WHERE generator = 'clock';
 RESET id_gen.clock_offset_ms;
 ALTER SYSTEM RESET id_gen.max_clock_backward_ms;

@@ -1215,6 +1215,12 @@ $$;
 COMMENT ON FUNCTION id_gen.headroom_rfc9562() IS
     'headroom of timeuuid_next() and uuidv7(): the 48-bit time field, and the clock floor''s lead';
 
+CREATE FUNCTION id_gen.clock_last_backward() RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'clock_last_backward'
+    LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.clock_last_backward() IS
+    'when snowflake_next() or jsid_next() last saw the clock behind its last id since the server started (NULL: never)';
+
 -- The clock: the persisted floor (snowflake_state().clock_floor) runs at most
 -- one step ahead of the clock; further ahead, the clock went back.  Beyond the
 -- step plus id_gen.max_clock_backward_ms the generators refuse to issue (and
@@ -1244,6 +1250,9 @@ SELECT 'clock', 'this server',
        END
        || CASE WHEN s.clock_backward_errors > 0
                THEN format('; %s calls refused since the start because the clock went back', s.clock_backward_errors)
+               ELSE '' END
+       || CASE WHEN lb.at IS NOT NULL
+               THEN format('; last backward step seen %s', to_char(lb.at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'))
                ELSE '' END,
        -- (the counts since the start only inform: rate() of the exporter's
        -- metric says whether it happens now)
@@ -1251,8 +1260,10 @@ SELECT 'clock', 'this server',
                           'clock_backward_events', s.clock_backward_events,
                           'clock_backward_errors', s.clock_backward_errors,
                           'clock_floor_advances', s.clock_floor_advances,
+                          'last_clock_backward', lb.at,
                           'max_clock_backward_ms', t.max_clock_backward_ms, 'since', s.started)
   FROM @extschema@.snowflake_state() s, id_gen.headroom_thresholds() t,
+       LATERAL (SELECT id_gen.clock_last_backward() AS at) lb,
        LATERAL (SELECT round((extract(epoch FROM s.clock_floor) - extract(epoch FROM s.time_exhausted_at)
                                    + extract(epoch FROM s.time_left)) * 1000)::bigint AS lead_ms) c
 $$;

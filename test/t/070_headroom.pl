@@ -199,7 +199,7 @@ my ($polls_done) = $poll_out =~ /number of transactions actually processed: (\d+
 note("under load: generators $gen_tps tps, $polls_done polls, poll latency average $poll_lat");
 my ($samples, $active, $lock_waits, $lwlock_waits, $blocked) = split /\|/, $node->safe_psql('postgres',
 	'SELECT count(*), count(*) FILTER (WHERE poll_active > 0), sum(poll_lock_waits), sum(poll_lwlock_waits), sum(blocked_by_poll) FROM samples');
-cmp_ok($active, '>', $samples / 4, "the poll was caught active in $active of $samples samples");
+cmp_ok($active, '>', $samples / 10, "the poll was caught active in $active of $samples samples");
 is($lock_waits, '0', 'the poll never waited on a heavyweight lock');
 is($blocked, '0', 'no session ever waited for the poll');
 note("the poll was seen in an LWLock wait in $lwlock_waits samples");

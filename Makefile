@@ -22,7 +22,7 @@ EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text test/stat/id_str
 
 # Regression tests run on a stock server (no shared_preload_libraries): that
 # is the configuration CREATE EXTENSION must work in.
-REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor hilo_reserve hilo_adaptive hilo_orm hilo_roles snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_comb id_encode jsid node_identity hilo_nodes upgrade
+REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor hilo_reserve hilo_adaptive hilo_orm hilo_roles snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_comb id_encode jsid node_identity hilo_nodes headroom upgrade
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
 ISOLATION = hilo_first_use hilo_max_lo hilo_key_lock hilo_privileges hilo_admin_rollback hilo_worker_cancel hilo_reserve hilo_orm hilo_roles snowflake_concurrent decimal_concurrent timeuuid_concurrent
 ISOLATION_OPTS = --inputdir=test --outputdir=output_iso

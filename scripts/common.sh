@@ -15,8 +15,9 @@ DEPS="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib
 # The drivers test/t/050_drivers.pl runs timeuuid through, and Hibernate 3.6
 # for test/t/051_hibernate.pl (javassist: Hibernate's bytecode provider, only
 # recommended by the package) (scripts/test.sh installs them and requires
-# them: ID_GEN_DRIVERS=required).
-DRIVER_DEPS="python3-psycopg2 python3-sqlalchemy libpostgresql-jdbc-java default-jdk-headless libhibernate3-java libjavassist-java libslf4j-java"
+# them: ID_GEN_DRIVERS=required), and the exporter test/t/070_headroom.pl
+# scrapes monitoring/postgres_exporter_queries.yaml with.
+DRIVER_DEPS="python3-psycopg2 python3-sqlalchemy libpostgresql-jdbc-java default-jdk-headless libhibernate3-java libjavassist-java libslf4j-java prometheus-postgres-exporter"
 command -v npm >/dev/null 2>&1 || DRIVER_DEPS="$DRIVER_DEPS nodejs npm"
 # And those the Debian package's build and test need (scripts/package.sh);
 # dpkg-buildpackage checks them against debian/control's Build-Depends.

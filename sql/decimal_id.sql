@@ -41,7 +41,8 @@ SELECT generator_id, generators_taken FROM decimal_id_state();
 SELECT id_gen.decimal_id_skip(-1); \echo :LAST_ERROR_SQLSTATE
 SELECT id_gen.decimal_id_skip(922337203); \echo :LAST_ERROR_SQLSTATE
 
--- A WARNING when fewer than 1000 generator ids remain, an ERROR when none do.
+-- A WARNING once id_gen.headroom_warning_percent (90%) of the generator ids
+-- are used, an ERROR when none remain.
 SELECT setval('id_gen.decimal_generator', 99000);
 SELECT id_gen.decimal_id_skip(922337202);
 SELECT * FROM decimal_id_decode(decimal_id());

@@ -670,3 +670,294 @@ CREATE EVENT TRIGGER id_gen_hilo_orm_on_drop ON sql_drop
 COMMENT ON EVENT TRIGGER id_gen_hilo_orm_on_drop IS
     'keeps id_gen.hilo_orm_key free of rows for dropped tables';
 -- end issue 10 item 5
+
+-- begin issue 19: headroom
+-- ---------------------------------------------------------------------------
+-- id_gen.headroom: every generator's headroom on this server, one row per
+-- generator or key: how much of its space is used, when it runs out, and a
+-- status (ok, warning, critical) with the reason in words.  One function per
+-- generator, each reading only that generator's public state (snowflake_state(),
+-- jsid_state(), hilo_keys, decimal_id_state(), node_identity()), unioned by
+-- the view; the thresholds come from one place, id_gen.headroom_thresholds(),
+-- which reads the settings the generators' own WARNINGs read.  Nothing here
+-- takes a lock a generator waits for: the state functions read shared memory
+-- atomically, hilo_keys reads each key's sequence as nextval() does.
+-- Readable by pg_monitor; nothing secret (no key of id_encode) is shown.
+-- ---------------------------------------------------------------------------
+CREATE FUNCTION id_gen.headroom_thresholds(
+    OUT warning_days integer, OUT critical_days integer,
+    OUT warning_percent double precision, OUT critical_percent double precision,
+    OUT clock_floor_step_ms integer, OUT max_clock_backward_ms integer)
+    AS 'MODULE_PATHNAME', 'headroom_thresholds'
+    LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.headroom_thresholds() IS
+    'the points where id_gen.headroom says warning and critical: id_gen.headroom_warning_days, _critical_days, _warning_percent, _critical_percent, and the clock floor''s step and id_gen.max_clock_backward_ms';
+
+-- A row of the view.
+CREATE TYPE id_gen.headroom_row AS (
+    generator text,
+    object text,
+    used_fraction double precision,
+    runs_out text,
+    seconds_left double precision,
+    status text,
+    reason text,
+    detail jsonb
+);
+COMMENT ON TYPE id_gen.headroom_row IS
+    'a row of id_gen.headroom';
+
+-- The grade: a time left (seconds) is judged against the days thresholds, a
+-- used fraction against the percent thresholds; NULL judges nothing.  (In C:
+-- it runs once per row.)
+CREATE FUNCTION id_gen.headroom_status(used_fraction double precision, seconds_left double precision)
+    RETURNS text
+    AS 'MODULE_PATHNAME', 'headroom_status'
+    LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.headroom_status(double precision, double precision) IS
+    'ok, warning or critical for a used fraction (percent thresholds) or a time left in seconds (days thresholds)';
+
+-- A time field that ends: the date, or 'never' beyond a century.
+CREATE FUNCTION id_gen.headroom_runs_out(ends timestamptz, seconds_left double precision)
+    RETURNS text
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+SELECT CASE WHEN seconds_left IS NULL THEN NULL
+            WHEN seconds_left > 100 * 365.25 * 86400 THEN 'never'
+            ELSE to_char(ends AT TIME ZONE 'UTC', 'YYYY-MM-DD') END
+$$;
+COMMENT ON FUNCTION id_gen.headroom_runs_out(timestamptz, double precision) IS
+    'the date (UTC) a time field ends, or never when that is more than a century away';
+
+-- snowflake_next() and jsid_next(): a 41-bit millisecond field from the epoch.
+CREATE FUNCTION id_gen.headroom_time_field(generator text, time_bits integer, epoch timestamptz,
+                                           ends timestamptz, time_left interval)
+    RETURNS SETOF id_gen.headroom_row
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+SELECT generator, 'this server',
+       1 - s.left_s / extract(epoch FROM ends - epoch)::float8,
+       id_gen.headroom_runs_out(ends, s.left_s),
+       s.left_s,
+       id_gen.headroom_status(NULL, s.left_s),
+       format('the %s-bit millisecond field counted from %s ends %s: %s days left (warning within %s days, critical within %s)',
+              time_bits, to_char(epoch AT TIME ZONE 'UTC', 'YYYY-MM-DD'),
+              to_char(ends AT TIME ZONE 'UTC', 'YYYY-MM-DD'),
+              floor(s.left_s / 86400)::bigint, t.warning_days, t.critical_days),
+       jsonb_build_object('epoch', epoch, 'time_bits', time_bits, 'ends', ends)
+  FROM (SELECT extract(epoch FROM time_left)::float8 AS left_s) s,
+       id_gen.headroom_thresholds() t
+$$;
+COMMENT ON FUNCTION id_gen.headroom_time_field(text, integer, timestamptz, timestamptz, interval) IS
+    'the headroom row of a generator whose time field ends';
+
+CREATE FUNCTION id_gen.headroom_snowflake() RETURNS SETOF id_gen.headroom_row
+    LANGUAGE sql VOLATILE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+SELECT h.* FROM @extschema@.snowflake_state() s,
+       id_gen.headroom_time_field('snowflake', 41, s.epoch, s.time_exhausted_at, s.time_left) h
+$$;
+COMMENT ON FUNCTION id_gen.headroom_snowflake() IS
+    'headroom of snowflake_next(): its time field (snowflake_state())';
+
+CREATE FUNCTION id_gen.headroom_jsid() RETURNS SETOF id_gen.headroom_row
+    LANGUAGE sql VOLATILE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+SELECT h.* FROM @extschema@.jsid_state() s,
+       id_gen.headroom_time_field('jsid', 41, s.epoch, s.time_exhausted_at, s.time_left) h
+$$;
+COMMENT ON FUNCTION id_gen.headroom_jsid() IS
+    'headroom of jsid_next(): its time field (jsid_state())';
+
+-- timeuuid_next() and uuidv7(): 48-bit Unix milliseconds (until 10889), above
+-- the same clock floor as snowflake (its lead is in the clock row).
+CREATE FUNCTION id_gen.headroom_rfc9562() RETURNS SETOF id_gen.headroom_row
+    LANGUAGE sql VOLATILE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    SET client_min_messages = error
+    AS $$
+SELECT 'timeuuid', 'this server',
+       (c.now_ms / 281474976710656.0)::float8,
+       id_gen.headroom_runs_out(to_timestamp(281474976710.656), c.left_s),
+       c.left_s,
+       id_gen.headroom_status(NULL, c.left_s),
+       format('the 48-bit Unix millisecond field of versions 7 and 6 ends %s; %s',
+              to_char(to_timestamp(281474976710.656) AT TIME ZONE 'UTC', 'YYYY-MM-DD'),
+              CASE WHEN c.lead_ms IS NULL THEN 'the clock floor is not loaded yet'
+                   ELSE format('the clock floor is %s ms ahead of the clock', c.lead_ms) END),
+       jsonb_build_object('time_bits', 48, 'ends', to_timestamp(281474976710.656),
+                          'clock_floor', s.clock_floor, 'clock_floor_lead_ms', c.lead_ms)
+  FROM @extschema@.snowflake_state() s,
+       LATERAL (SELECT (extract(epoch FROM s.time_exhausted_at) - extract(epoch FROM s.time_left)) * 1000 AS now_ms) n,
+       LATERAL (SELECT n.now_ms,
+                       ((281474976710656 - n.now_ms) / 1000.0)::float8 AS left_s,
+                       round(extract(epoch FROM s.clock_floor) * 1000 - n.now_ms)::bigint AS lead_ms) c
+$$;
+COMMENT ON FUNCTION id_gen.headroom_rfc9562() IS
+    'headroom of timeuuid_next() and uuidv7(): the 48-bit time field, and the clock floor''s lead';
+
+CREATE FUNCTION id_gen.clock_last_backward() RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'clock_last_backward'
+    LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.clock_last_backward() IS
+    'when snowflake_next() or jsid_next() last saw the clock behind its last id since the server started (NULL: never)';
+
+-- The clock: the persisted floor (snowflake_state().clock_floor) runs at most
+-- one step ahead of the clock; further ahead, the clock went back.  Beyond the
+-- step plus id_gen.max_clock_backward_ms the generators refuse to issue (and
+-- after a restart refuse to start) until the clock passes the floor.  The
+-- backward steps counted are snowflake_next()'s (jsid_state() has jsid's).
+-- The WARNINGs of snowflake_state() are the snowflake row's to give.
+CREATE FUNCTION id_gen.headroom_clock() RETURNS SETOF id_gen.headroom_row
+    LANGUAGE sql VOLATILE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    SET client_min_messages = error
+    AS $$
+SELECT 'clock', 'this server',
+       NULL::double precision, NULL::text, NULL::double precision,
+       CASE WHEN c.lead_ms > t.clock_floor_step_ms + t.max_clock_backward_ms THEN 'critical'
+            WHEN c.lead_ms > t.clock_floor_step_ms THEN 'warning'
+            ELSE 'ok' END,
+       CASE WHEN c.lead_ms IS NULL
+            THEN 'the clock floor is not loaded yet (no time-based id generated in this database since the start)'
+            WHEN c.lead_ms > t.clock_floor_step_ms + t.max_clock_backward_ms
+            THEN format('the clock is %s ms behind the persisted clock floor, more than the %s ms step plus id_gen.max_clock_backward_ms (%s ms): '
+                        'time-based generators refuse until the clock passes it', c.lead_ms - t.clock_floor_step_ms,
+                        t.clock_floor_step_ms, t.max_clock_backward_ms)
+            WHEN c.lead_ms > t.clock_floor_step_ms
+            THEN format('the clock went back: the floor is %s ms ahead of it (at most %s ms when the clock is right)',
+                        c.lead_ms, t.clock_floor_step_ms)
+            ELSE format('the clock floor is %s ms ahead of the clock (at most %s ms)', c.lead_ms, t.clock_floor_step_ms)
+       END
+       || CASE WHEN s.clock_backward_errors > 0
+               THEN format('; %s calls refused since the start because the clock went back', s.clock_backward_errors)
+               ELSE '' END
+       || CASE WHEN lb.at IS NOT NULL
+               THEN format('; last backward step seen %s', to_char(lb.at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'))
+               ELSE '' END,
+       -- (the counts since the start only inform: rate() of the exporter's
+       -- metric says whether it happens now)
+       jsonb_build_object('clock_floor', s.clock_floor, 'clock_floor_lead_ms', c.lead_ms,
+                          'clock_backward_events', s.clock_backward_events,
+                          'clock_backward_errors', s.clock_backward_errors,
+                          'clock_floor_advances', s.clock_floor_advances,
+                          'last_clock_backward', lb.at,
+                          'max_clock_backward_ms', t.max_clock_backward_ms, 'since', s.started)
+  FROM @extschema@.snowflake_state() s, id_gen.headroom_thresholds() t,
+       LATERAL (SELECT id_gen.clock_last_backward() AS at) lb,
+       LATERAL (SELECT round((extract(epoch FROM s.clock_floor) - extract(epoch FROM s.time_exhausted_at)
+                                   + extract(epoch FROM s.time_left)) * 1000)::bigint AS lead_ms) c
+$$;
+COMMENT ON FUNCTION id_gen.headroom_clock() IS
+    'the clock: how far the persisted clock floor runs ahead of it, and the backward steps seen since the start';
+
+-- Hi/Lo: each key's used share of the ids it may issue: its node's range (own
+-- sequences, when a worker id is set or comes from Citus), its sequence's
+-- MAXVALUE, and bigint.  The sequences are read as the extension owner
+-- (monitoring roles have no SELECT on them); nothing but positions is shown.
+CREATE FUNCTION id_gen.headroom_hilo() RETURNS SETOF id_gen.headroom_row
+    LANGUAGE sql VOLATILE PARALLEL SAFE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+SELECT 'hilo', k.table_name::text,
+       u.used,
+       'unknown'::text,
+       NULL::double precision,
+       id_gen.headroom_status(u.used, NULL),
+       format('%s%% of the ids up to %s used (reserved to %s); block size %s',
+              round((u.used * 100)::numeric, 2), l.last_id, coalesce(k.reserved_to::text, 'none yet'), k.max_lo),
+       jsonb_build_object('strategy', k.strategy, 'max_lo', k.max_lo, 'sequence', k.sequence::text,
+                          'last_hi', k.last_hi, 'reserved_to', k.reserved_to,
+                          'first_id', r.first_id, 'last_id', l.last_id,
+                          'used_of_bigint', greatest(k.reserved_to, 0) / 9223372036854775807.0)
+  FROM @extschema@.hilo_keys k
+  LEFT JOIN pg_catalog.pg_sequence q ON q.seqrelid = k.sequence
+  -- this node's range, read once: a worker id set, or a Citus group's
+  CROSS JOIN (SELECT nr.first_id AS node_first, nr.last_id AS node_last
+                FROM @extschema@.node_identity() n
+                LEFT JOIN LATERAL @extschema@.hilo_node_range(n.worker_id) nr
+                       ON n.worker_id_source IN ('setting', 'citus group')) nd
+  CROSS JOIN LATERAL (
+       SELECT CASE WHEN k.own_sequence AND nd.node_first IS NOT NULL THEN nd.node_first ELSE 1 END AS first_id,
+              CASE WHEN k.own_sequence AND nd.node_first IS NOT NULL THEN nd.node_last
+                   ELSE 9223372036854775807 END AS range_last) r
+  CROSS JOIN LATERAL (
+       SELECT least(r.range_last,
+                    coalesce(id_gen.hilo_reserved_to(k.strategy, q.seqmax, k.max_lo), 9223372036854775807)) AS last_id) l
+  CROSS JOIN LATERAL (
+       SELECT least(1.0, greatest(0.0, (coalesce(k.reserved_to, r.first_id - 1) - r.first_id + 1)::float8
+                                       / (l.last_id - r.first_id + 1)::float8)) AS used) u
+$$;
+REVOKE ALL ON FUNCTION id_gen.headroom_hilo() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.headroom_hilo() IS
+    'headroom of each Hi/Lo key (hilo_keys): used share of its node''s range, its sequence and bigint';
+
+-- decimal_id(): the server's generator ids (one per start and database, and
+-- one each time a counter fills), and this database's counter.
+CREATE FUNCTION id_gen.headroom_decimal_id() RETURNS SETOF id_gen.headroom_row
+    LANGUAGE sql VOLATILE PARALLEL RESTRICTED
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+SELECT 'decimal_id generator ids', 'this server',
+       u.used, 'unknown'::text, NULL::double precision,
+       id_gen.headroom_status(u.used, NULL),
+       format('%s of 100000 generator ids left; one is taken per server start and database, and each time a counter fills',
+              s.generator_ids_left),
+       jsonb_build_object('generator_ids_left', s.generator_ids_left, 'generator_id', s.generator_id,
+                          'generators_taken_since_start', s.generators_taken, 'launch_id', s.launch_id)
+  FROM @extschema@.decimal_id_state() s,
+       LATERAL (SELECT (100000 - s.generator_ids_left) / 100000.0::float8 AS used) u
+UNION ALL
+SELECT 'decimal_id counter', current_database()::text,
+       u.used, 'unknown'::text, NULL::double precision,
+       id_gen.headroom_status(u.used, NULL),
+       CASE WHEN s.counter IS NULL THEN 'no decimal_id generated in this database since the start'
+            ELSE format('counter %s of 922337202 under generator id %s; when it fills, a new generator id is taken',
+                        s.counter, s.generator_id) END,
+       jsonb_build_object('counter', s.counter, 'generator_id', s.generator_id)
+  FROM @extschema@.decimal_id_state() s,
+       LATERAL (SELECT s.counter / 922337202.0::float8 AS used) u
+$$;
+COMMENT ON FUNCTION id_gen.headroom_decimal_id() IS
+    'headroom of decimal_id(): generator ids left on this server, and this database''s counter (decimal_id_state())';
+
+-- Node identity: where the worker id and launch id come from.  Collisions
+-- between nodes are not looked for here (that asks every node):
+-- node_identity_check() on Citus, node_identity_collisions() elsewhere.
+CREATE FUNCTION id_gen.headroom_node_identity() RETURNS SETOF id_gen.headroom_row
+    LANGUAGE sql VOLATILE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+SELECT 'node identity', 'this server',
+       NULL::double precision, NULL::text, NULL::double precision,
+       CASE WHEN n.worker_id IS NULL THEN 'critical' ELSE 'ok' END,
+       CASE WHEN n.worker_id IS NULL
+            THEN format('no usable worker id (%s): snowflake_next() and jsid_next() refuse', n.worker_id_source)
+            ELSE format('worker id %s (%s), launch id %s (%s); collisions between nodes: see node_identity_check()',
+                        n.worker_id, CASE n.worker_id_source WHEN 'setting' THEN 'set' ELSE 'automatic: ' || n.worker_id_source END,
+                        coalesce(n.launch_id::text, 'none'),
+                        CASE n.launch_id_source WHEN 'setting' THEN 'set' ELSE 'automatic: ' || n.launch_id_source END) END,
+       to_jsonb(n)
+  FROM @extschema@.node_identity() n
+$$;
+COMMENT ON FUNCTION id_gen.headroom_node_identity() IS
+    'this node''s worker id and launch id and where they come from (node_identity())';
+
+CREATE VIEW id_gen.headroom AS
+SELECT * FROM id_gen.headroom_snowflake()
+UNION ALL SELECT * FROM id_gen.headroom_jsid()
+UNION ALL SELECT * FROM id_gen.headroom_rfc9562()
+UNION ALL SELECT * FROM id_gen.headroom_clock()
+UNION ALL SELECT * FROM id_gen.headroom_hilo()
+UNION ALL SELECT * FROM id_gen.headroom_decimal_id()
+UNION ALL SELECT * FROM id_gen.headroom_node_identity();
+COMMENT ON VIEW id_gen.headroom IS
+    'every id generator''s headroom on this server: space used, when it runs out, status (ok, warning, critical) and why';
+REVOKE ALL ON id_gen.headroom FROM PUBLIC;
+GRANT SELECT ON id_gen.headroom TO pg_monitor;
+GRANT EXECUTE ON FUNCTION id_gen.headroom_hilo() TO pg_monitor;
+-- end issue 19

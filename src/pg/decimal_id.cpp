@@ -35,8 +35,16 @@ extern "C" {
 
 namespace dec = idgen::decimal_id;
 
-/* A WARNING when fewer generator ids than this remain. */
-#define GENERATORS_LOW 1000
+/*
+ * A WARNING when id_gen.headroom_warning_percent of the generator ids are
+ * used, the point where id_gen.headroom says warning: generator id g taken
+ * means g + 1 of the kMaxGenerator + 1 are used.
+ */
+static bool
+generators_low(int64 g)
+{
+	return (double) (g + 1) * 100.0 >= idgen_headroom_warning_percent * (dec::kMaxGenerator + 1);
+}
 
 typedef struct DecimalSlot
 {
@@ -142,7 +150,7 @@ take_generator(DecimalSlot *slot, uint64 seen)
 		XLogFlush(XactLastRecEnd);
 		pg_atomic_write_u64(&slot->word, dec::pack((int32) g, 0));
 		pg_atomic_fetch_add_u64(&slot->generators_taken, 1);
-		if (dec::kMaxGenerator - g < GENERATORS_LOW)
+		if (generators_low(g))
 			ereport(WARNING,
 					(errcode(ERRCODE_WARNING),
 					 errmsg("decimal_id(): only %lld generator ids of this %s remain",

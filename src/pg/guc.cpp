@@ -24,6 +24,10 @@ int			idgen_launch_id = -1;
 double		idgen_clock_offset_ms = 0;
 char	   *idgen_encode_key = nullptr;
 char	   *idgen_node_tag = nullptr;
+int			idgen_headroom_warning_days = 366;
+int			idgen_headroom_critical_days = 30;
+double		idgen_headroom_warning_percent = 90;
+double		idgen_headroom_critical_percent = 99;
 #ifdef IDGEN_TEST_HOOKS
 int			idgen_test_wait_before_draw_flush = 0;
 int			idgen_test_wait_before_run_jump = 0;
@@ -174,6 +178,42 @@ idgen_define_gucs(void)
 							   PGC_SUSET,
 							   GUC_SUPERUSER_ONLY | GUC_NOT_IN_SAMPLE,
 							   nullptr, nullptr, nullptr);
+
+	/*
+	 * Headroom thresholds, shared by the generators' WARNINGs and the view
+	 * id_gen.headroom: a time-based generator warns when its time field ends
+	 * within warning_days, a counted space (Hi/Lo range, decimal_id generator
+	 * ids) when warning_percent of it is used; the view says "warning" and
+	 * "critical" at the same points.
+	 */
+	DefineCustomIntVariable("id_gen.headroom_warning_days",
+							"A time-based generator (snowflake, jsid) warns when its time field ends within this many days.",
+							"id_gen.headroom shows status warning from the same point.",
+							&idgen_headroom_warning_days,
+							366, 1, 36500,
+							PGC_SUSET, 0,
+							nullptr, nullptr, nullptr);
+	DefineCustomIntVariable("id_gen.headroom_critical_days",
+							"id_gen.headroom shows status critical when a generator runs out within this many days.",
+							nullptr,
+							&idgen_headroom_critical_days,
+							30, 0, 36500,
+							PGC_SUSET, 0,
+							nullptr, nullptr, nullptr);
+	DefineCustomRealVariable("id_gen.headroom_warning_percent",
+							 "A counted id space (Hi/Lo range, decimal_id generator ids) warns when this percentage of it is used.",
+							 "id_gen.headroom shows status warning from the same point.",
+							 &idgen_headroom_warning_percent,
+							 90, 0, 100,
+							 PGC_SUSET, 0,
+							 nullptr, nullptr, nullptr);
+	DefineCustomRealVariable("id_gen.headroom_critical_percent",
+							 "id_gen.headroom shows status critical when this percentage of an id space is used.",
+							 nullptr,
+							 &idgen_headroom_critical_percent,
+							 99, 0, 100,
+							 PGC_SUSET, 0,
+							 nullptr, nullptr, nullptr);
 
 #ifdef IDGEN_TEST_HOOKS
 

@@ -14,6 +14,15 @@ extern int	idgen_launch_id;
 extern double idgen_clock_offset_ms;	/* test hook, ms */
 extern char *idgen_encode_key;	/* id_encode()/id_decode() secret; "": unset */
 extern char *idgen_node_tag;	/* hilo_next_text()'s tag */
+/*
+ * Headroom thresholds: the generators' exhaustion WARNINGs and the view
+ * id_gen.headroom (sql/id_gen--1.3.sql, id_gen.headroom_thresholds()) read
+ * the same four settings, so that both turn at the same point.
+ */
+extern int	idgen_headroom_warning_days;
+extern int	idgen_headroom_critical_days;
+extern double idgen_headroom_warning_percent;
+extern double idgen_headroom_critical_percent;
 #ifdef IDGEN_TEST_HOOKS
 extern int	idgen_test_wait_before_draw_flush;	/* advisory lock key; 0: off */
 extern int	idgen_test_wait_before_run_jump;	/* advisory lock key; 0: off */

@@ -33,8 +33,11 @@ extern "C" {
 
 namespace sf = idgen::snowflake;
 
-/* snowflake_state() warns when the time field runs out within this. */
-#define EXHAUSTION_WARNING_MS (INT64CONST(366) * 24 * 3600 * 1000)
+/*
+ * The generators and their state() warn when the time field runs out within
+ * id_gen.headroom_warning_days, the point where id_gen.headroom says warning.
+ */
+#define EXHAUSTION_WARNING_MS ((int64) idgen_headroom_warning_days * 24 * 3600 * 1000)
 
 typedef struct SnowflakeShared
 {
@@ -46,6 +49,7 @@ typedef struct SnowflakeShared
 	pg_atomic_uint64 next_ms_waits;
 	pg_atomic_uint64 clock_backward_events;
 	pg_atomic_uint64 clock_backward_errors;
+	pg_atomic_uint64 last_backward_ms;	/* Unix ms of the last backward step seen, 0 = none */
 	int64		epoch_ms;		/* Unix ms, captured when the struct is created */
 	TimestampTz created;
 } SnowflakeShared;
@@ -61,6 +65,7 @@ snowflake_shared_init(void *ptr)
 	pg_atomic_init_u64(&s->next_ms_waits, 0);
 	pg_atomic_init_u64(&s->clock_backward_events, 0);
 	pg_atomic_init_u64(&s->clock_backward_errors, 0);
+	pg_atomic_init_u64(&s->last_backward_ms, 0);
 	/* The epoch is read once per server start: ids must not change meaning. */
 	s->epoch_ms = idgen_snowflake_epoch_ms;
 	s->created = GetCurrentTimestamp();
@@ -265,7 +270,10 @@ snowflake_reserve(SfStream *st, int32 count, const char *fname)
 					continue;
 				pg_atomic_fetch_add_u64(&sh->issued, count);
 				if (unlikely(s.behind_ms > 0) && !saw_backward)
+				{
 					pg_atomic_fetch_add_u64(&sh->clock_backward_events, 1);
+					pg_atomic_write_u64(&sh->last_backward_ms, (uint64) idgen_clock_now_ms());
+				}
 				return s.first_id;
 			case sf::Status::WaitNextMs:
 				pg_atomic_fetch_add_u64(&sh->next_ms_waits, 1);
@@ -273,7 +281,10 @@ snowflake_reserve(SfStream *st, int32 count, const char *fname)
 				continue;
 			case sf::Status::ClockBackwardWait:
 				if (!saw_backward)
+				{
 					pg_atomic_fetch_add_u64(&sh->clock_backward_events, 1);
+					pg_atomic_write_u64(&sh->last_backward_ms, (uint64) idgen_clock_now_ms());
+				}
 				saw_backward = true;
 				idgen_sleep_ms(s.wait_ms);
 				continue;
@@ -285,6 +296,7 @@ snowflake_reserve(SfStream *st, int32 count, const char *fname)
 				continue;
 			case sf::Status::ClockBackwardError:
 				pg_atomic_fetch_add_u64(&sh->clock_backward_errors, 1);
+				pg_atomic_write_u64(&sh->last_backward_ms, (uint64) idgen_clock_now_ms());
 				ereport(ERROR,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 						 errmsg("%s(): the clock moved backwards by %lld ms", fname, (long long) s.behind_ms),
@@ -464,7 +476,7 @@ IDGEN_FUNCTION(jsid_max_id)
 
 /*
  * state(): what the generator is doing, and when its time field runs out
- * (with a WARNING within a year of that).
+ * (with a WARNING within id_gen.headroom_warning_days of that).
  */
 static Datum
 stream_state(SfStream *st, FunctionCallInfo fcinfo)
@@ -532,6 +544,26 @@ IDGEN_FUNCTION(snowflake_state)
 IDGEN_FUNCTION(jsid_state)
 {
 	return stream_state(&js_stream, fcinfo);
+}
+
+/*
+ * id_gen.clock_last_backward(): when snowflake_next() or jsid_next() last saw
+ * the clock behind its last id (waited out or refused) since the server
+ * started; NULL if never.  For the clock row of id_gen.headroom.
+ */
+IDGEN_FUNCTION(clock_last_backward)
+{
+	SfStream   *streams[] = {&sf_stream, &js_stream};
+	uint64		last = 0;
+
+	for (SfStream *st : streams)
+	{
+		snowflake_attach_shared(st);
+		last = Max(last, pg_atomic_read_u64(&st->shared->last_backward_ms));
+	}
+	if (last == 0)
+		PG_RETURN_NULL();
+	PG_RETURN_TIMESTAMPTZ(idgen_timestamptz_from_unix_ms((int64) last));
 }
 
 /* From _PG_init: the shared states, and their start above every floor read. */

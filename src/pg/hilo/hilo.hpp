@@ -344,6 +344,13 @@ extern bool hilo_own_seq_below_node(const HiloKeyRow *row);
 /* ERROR if block passes the end of this node's range (own sequences). */
 extern void hilo_check_node_end(Oid relid, const HiloKeyRow *row, const idgen::HiloBlock *block);
 
+/*
+ * WARNING when block reaches id_gen.headroom_warning_percent (and again at
+ * _critical_percent) of the key's ids: its node's range, its sequence's
+ * MAXVALUE, bigint (hilo/headroom.cpp; the view id_gen.headroom agrees).
+ */
+extern void hilo_warn_near_end(Oid relid, const HiloKeyRow *row, const idgen::HiloBlock *block);
+
 /* ---------------------------------------------------------------------
  * hilo/worker.cpp: creating and changing keys
  * --------------------------------------------------------------------- */

@@ -274,6 +274,7 @@ hilo_check_node_end(Oid relid, const HiloKeyRow *row, const HiloBlock *block)
 {
 	idgen::HiloNodeRange range;
 
+	hilo_warn_near_end(relid, row, block);
 	if (!row->own_seq)
 		return;
 	range = hilo_this_node_range();

@@ -1,0 +1,142 @@
+-- id_gen.headroom: every generator's headroom at a glance.  Each generator is
+-- driven near its end (a faked clock, a Hi/Lo key moved up, decimal_id
+-- generator ids taken), and its row turns warning, then critical, at the
+-- points id_gen.headroom_thresholds() gives; the generators' own WARNINGs
+-- appear at the same points.
+\pset null '(null)'
+
+-- The thresholds and the settings they come from.
+SELECT * FROM id_gen.headroom_thresholds();
+
+-- One row per generator (and per Hi/Lo key); nothing near its end yet.
+CREATE TABLE headroom_t (id bigint PRIMARY KEY DEFAULT hilo_next('headroom_t'), v text);
+INSERT INTO headroom_t (v) VALUES ('a');
+SELECT snowflake_next() > 0 AS floor_loaded;
+SELECT generator, object, status, runs_out FROM id_gen.headroom
+ WHERE generator <> 'hilo' OR object = 'public.headroom_t' ORDER BY generator, object;
+SELECT reason FROM id_gen.headroom WHERE generator = 'node identity';
+
+-- 1. snowflake and jsid: the 41-bit millisecond field from 2016-11-01 ends
+-- 2086-07-08 15:47:35.551 UTC.  400 days before: ok.  365 days before: warning
+-- (and snowflake_state() warns).  29 days before: critical.  (Half a day more
+-- each, so that the days shown do not depend on how long a statement takes.)
+CREATE FUNCTION pg_temp.days_before_end(d numeric) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format('SET id_gen.clock_offset_ms = %s',
+        (extract(epoch FROM '2086-07-08 15:47:35.551+00'::timestamptz - clock_timestamp()
+                              - d * interval '1 day') * 1000)::bigint);
+END $$;
+SELECT pg_temp.days_before_end(400.5);
+SELECT generator, status, runs_out, round(seconds_left / 86400) AS days_left,
+       round(used_fraction::numeric, 3) AS used
+  FROM id_gen.headroom WHERE generator IN ('snowflake', 'jsid') ORDER BY 1;
+SELECT pg_temp.days_before_end(365.5);
+SELECT generator, status, reason FROM id_gen.headroom WHERE generator IN ('snowflake', 'jsid') ORDER BY 1;
+SELECT pg_temp.days_before_end(29.5);
+SELECT generator, status FROM id_gen.headroom WHERE generator IN ('snowflake', 'jsid') ORDER BY 1;
+-- The setting moves both: with id_gen.headroom_warning_days = 500, 400 days
+-- before the end is a warning for the view and for snowflake_state().
+SELECT pg_temp.days_before_end(400.5);
+SET id_gen.headroom_warning_days = 500;
+SELECT generator, status FROM id_gen.headroom WHERE generator IN ('snowflake', 'jsid') ORDER BY 1;
+RESET id_gen.headroom_warning_days;
+-- timeuuid's 48-bit field ends in 10889: never within a century.
+SELECT generator, status, runs_out FROM id_gen.headroom WHERE generator = 'timeuuid';
+RESET id_gen.clock_offset_ms;
+
+-- 2. The clock: the floor runs at most one step (1000 ms) ahead of the clock.
+-- Set back 10 s (within a backward tolerance of 20 s): warning.  Set back 60 s,
+-- more than the step plus the tolerance (time-based generators refuse): critical.
+ALTER SYSTEM SET id_gen.max_clock_backward_ms = 20000;
+SELECT pg_reload_conf();
+SELECT pg_sleep(0.5);
+SELECT max_clock_backward_ms FROM id_gen.headroom_thresholds();
+SELECT snowflake_next() > 0 AS floor_reserved;
+SELECT status FROM id_gen.headroom WHERE generator = 'clock';
+SET id_gen.clock_offset_ms = -10000;
+SELECT status, regexp_replace(reason, '\d+ ms ahead.*', 'N ms ahead ...') AS reason
+  FROM id_gen.headroom WHERE generator = 'clock';
+SET id_gen.clock_offset_ms = -60000;
+SELECT status, regexp_replace(regexp_replace(reason, 'is \d+ ms behind', 'is N ms behind'), '; .*', '') AS reason
+  FROM id_gen.headroom WHERE generator = 'clock';
+-- A generator called now refuses; the clock row then says when it saw that.
+\set VERBOSITY sqlstate
+SELECT snowflake_next(); \echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
+SELECT status, detail->>'last_clock_backward' IS NOT NULL AS step_seen,
+       reason ~ '; last backward step seen \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$' AS said
+  FROM id_gen.headroom WHERE generator = 'clock';
+RESET id_gen.clock_offset_ms;
+ALTER SYSTEM RESET id_gen.max_clock_backward_ms;
+SELECT pg_reload_conf();
+SELECT pg_sleep(0.5);
+
+-- 3. A Hi/Lo key: its used share of the ids it may issue (bigint here: one
+-- server, no node range).  88.9%: ok; 90%: warning; 99%: critical.  The
+-- draw that reaches 90% warns, and the one that reaches 99% warns again.
+-- (1000 rows each time: they use up the session's block and draw the next.)
+SELECT hilo_set_floor('headroom_t', 8200000000000000000) IS NOT NULL AS moved;
+INSERT INTO headroom_t (v) SELECT 'b' FROM generate_series(1, 1000);
+SELECT status, round(used_fraction::numeric, 4) AS used, runs_out, reason,
+       detail->>'max_lo' AS max_lo, detail->>'reserved_to' AS reserved_to
+  FROM id_gen.headroom WHERE generator = 'hilo' AND object = 'public.headroom_t';
+SELECT hilo_set_floor('headroom_t', 8301034833169298300) IS NOT NULL AS moved;
+INSERT INTO headroom_t (v) SELECT 'c' FROM generate_series(1, 1000);
+SELECT status, round(used_fraction::numeric, 4) AS used FROM id_gen.headroom
+ WHERE generator = 'hilo' AND object = 'public.headroom_t';
+SELECT hilo_set_floor('headroom_t', 9131138316486228100) IS NOT NULL AS moved;
+INSERT INTO headroom_t (v) SELECT 'd' FROM generate_series(1, 1000);
+SELECT status, round(used_fraction::numeric, 4) AS used FROM id_gen.headroom
+ WHERE generator = 'hilo' AND object = 'public.headroom_t';
+-- A key bound to a sequence with a MAXVALUE: its space ends there (classic:
+-- hi 100 gives ids up to 1009); 950 ids drawn in blocks of 10 are 95%.
+CREATE SEQUENCE headroom_seq MAXVALUE 100;
+CREATE TABLE headroom_b (id bigint PRIMARY KEY DEFAULT hilo_next('headroom_b'));
+SELECT hilo_bind('headroom_b', 'headroom_seq', 'classic', 10);
+INSERT INTO headroom_b SELECT FROM generate_series(1, 950);
+SELECT status, round(used_fraction::numeric, 4) AS used, reason FROM id_gen.headroom
+ WHERE generator = 'hilo' AND object = 'public.headroom_b';
+
+-- 4. decimal_id: generator ids (one per start and database, and one each
+-- time a counter fills).  Taking generator id 89999 (90000 used) warns, in
+-- decimal_id() and in the view; 99000 used is critical.  A full counter is
+-- critical until decimal_id() takes the next generator id.
+SELECT decimal_id() IS NOT NULL AS has_a_generator_id;
+SELECT setval('id_gen.decimal_generator', 89998);
+SELECT id_gen.decimal_id_skip(922337202);
+SELECT generator, status, round(used_fraction::numeric, 5) AS used FROM id_gen.headroom
+ WHERE generator LIKE 'decimal_id%' ORDER BY 1;
+SELECT decimal_id() IS NOT NULL AS took_89999;
+SELECT generator, status, round(used_fraction::numeric, 5) AS used FROM id_gen.headroom
+ WHERE generator LIKE 'decimal_id%' ORDER BY 1;
+SELECT id_gen.decimal_id_skip(922337202);
+SELECT decimal_id() IS NOT NULL AS took_90000;
+SELECT generator, status, round(used_fraction::numeric, 5) AS used, reason FROM id_gen.headroom
+ WHERE generator LIKE 'decimal_id%' ORDER BY 1;
+SELECT setval('id_gen.decimal_generator', 98998);
+SELECT id_gen.decimal_id_skip(922337202);
+SELECT decimal_id() IS NOT NULL AS took_98999;
+SELECT generator, status, round(used_fraction::numeric, 5) AS used FROM id_gen.headroom
+ WHERE generator LIKE 'decimal_id%' ORDER BY 1;
+-- Back to where the other tests left it (as decimal_id.sql does).
+SELECT setval('id_gen.decimal_generator', 2);
+SELECT pg_replication_origin_advance('id_gen_decimal_generators', '0/0');
+
+-- 5. Privileges: pg_monitor members read every row (the Hi/Lo sequences too,
+-- on which they have no privilege); others are refused; no secret is shown.
+CREATE ROLE idgen_headroom_mon IN ROLE pg_monitor;
+CREATE ROLE idgen_headroom_other;
+SET id_gen.encode_key = 'headroom secret';
+SET ROLE idgen_headroom_mon;
+SELECT count(*) > 6 AS rows, count(*) FILTER (WHERE h::text LIKE '%headroom secret%') AS secrets,
+       bool_and(detail->>'reserved_to' IS NOT NULL) FILTER (WHERE object = 'public.headroom_t') AS sees_hilo
+  FROM id_gen.headroom h;
+RESET ROLE;
+SET ROLE idgen_headroom_other;
+SELECT count(*) FROM id_gen.headroom; \echo :LAST_ERROR_SQLSTATE
+SELECT count(*) FROM id_gen.headroom_hilo(); \echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+RESET id_gen.encode_key;
+DROP ROLE idgen_headroom_mon, idgen_headroom_other;
+DROP TABLE headroom_t, headroom_b;
+DROP SEQUENCE headroom_seq;

@@ -1,0 +1,59 @@
+/*
+ * headroom.cpp: id_gen.headroom_thresholds(), the one place the view
+ * id_gen.headroom (sql/id_gen--1.3.sql) reads its thresholds from: the
+ * id_gen.headroom_* settings the generators' exhaustion WARNINGs read
+ * (snowflake.cpp, decimal_id.cpp), and the clock floor's step and backward
+ * tolerance (clock.hpp), so that the view and the generators turn at the
+ * same points.  A C function, not current_setting(): it loads the library,
+ * whose settings a session that has not called a generator yet would not
+ * know.
+ */
+#include "pg/clock.hpp"
+#include "pg/guc.hpp"
+#include "pg/pg.hpp"
+
+extern "C" {
+#include "access/htup_details.h"
+#include "funcapi.h"
+}
+
+IDGEN_FUNCTION(headroom_thresholds)
+{
+	TupleDesc	tupdesc;
+	Datum		values[6];
+	bool		nulls[6] = {false, false, false, false, false, false};
+
+	if (get_call_result_type(fcinfo, nullptr, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = Int32GetDatum(idgen_headroom_warning_days);
+	values[1] = Int32GetDatum(idgen_headroom_critical_days);
+	values[2] = Float8GetDatum(idgen_headroom_warning_percent);
+	values[3] = Float8GetDatum(idgen_headroom_critical_percent);
+	values[4] = Int32GetDatum(IDGEN_FLOOR_STEP_MS);
+	values[5] = Int32GetDatum(idgen_max_clock_backward_ms);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * id_gen.headroom_status(used_fraction, seconds_left) → 'ok', 'warning' or
+ * 'critical': a used fraction (0..1) against the percent thresholds, a time
+ * left (seconds) against the days thresholds; NULL judges nothing.  In C,
+ * not SQL: the view calls it once per row, and a SQL function with a pinned
+ * search_path costs tens of microseconds a call.
+ */
+IDGEN_FUNCTION(headroom_status)
+{
+	bool		has_used = !PG_ARGISNULL(0);
+	bool		has_left = !PG_ARGISNULL(1);
+	double		used = has_used ? PG_GETARG_FLOAT8(0) : 0;
+	double		left = has_left ? PG_GETARG_FLOAT8(1) : 0;
+	const char *status = "ok";
+
+	if ((has_used && used * 100.0 >= idgen_headroom_critical_percent) ||
+		(has_left && left < idgen_headroom_critical_days * 86400.0))
+		status = "critical";
+	else if ((has_used && used * 100.0 >= idgen_headroom_warning_percent) ||
+			 (has_left && left < idgen_headroom_warning_days * 86400.0))
+		status = "warning";
+	PG_RETURN_TEXT_P(cstring_to_text(status));
+}

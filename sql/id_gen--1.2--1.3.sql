@@ -615,6 +615,55 @@ COMMENT ON FUNCTION hilo_bind(regclass, regclass, text, integer) IS
     'makes the table''s Hi/Lo key draw from an existing sequence with an ORM''s formula: classic, legacy, pooled_lo, pooled or pooled_hibernate3; committed at once, not undone by ROLLBACK (like setval)';
 -- end issue 10
 
+-- ---------------------------------------------------------------------------
+-- decimal_id(): one generator id per database for its life (50000 + its OID
+-- % 50000, or id_gen.decimal_generator_id set for it) and a persistent
+-- counter reserved ahead in id_gen.decimal_counter.  Generator ids taken
+-- by 1.2 (0 upward, one per server start) stay in id_gen.decimal_generator,
+-- which is no longer advanced: decimal_id() refuses a generator id up to it,
+-- and so does this update.
+-- ---------------------------------------------------------------------------
+CREATE SEQUENCE id_gen.decimal_counter MINVALUE 0 MAXVALUE 922337202 START 0 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.decimal_counter', '');
+REVOKE ALL ON SEQUENCE id_gen.decimal_counter FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.decimal_counter IS
+    'decimal_id() counter values reserved in this database (its ids stay below the value + 1)';
+-- Called by this script only: a reinstall while the server runs carries the
+-- counter's reserved end, still in shared memory, into the new sequence.
+CREATE FUNCTION id_gen.decimal_id_carry_counter() RETURNS bigint
+    AS 'MODULE_PATHNAME', 'decimal_id_carry_counter'
+    LANGUAGE C VOLATILE PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION id_gen.decimal_id_carry_counter() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.decimal_id_carry_counter() IS
+    'install scripts only: puts the reserved end of this database''s decimal_id counter, kept in shared memory since the server started, into id_gen.decimal_counter';
+SELECT id_gen.decimal_id_carry_counter();
+COMMENT ON SEQUENCE id_gen.decimal_generator IS
+    'generator ids taken by decimal_id() of id_gen 1.0 to 1.2 in this database (history, refused since 1.3)';
+
+DROP FUNCTION decimal_id_state();
+CREATE FUNCTION decimal_id_state(
+    OUT launch_id integer, OUT generator_id integer, OUT generator_source text,
+    OUT counter bigint, OUT reserved_to bigint, OUT counter_left bigint)
+    AS 'MODULE_PATHNAME', 'decimal_id_state'
+    LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION decimal_id_state() IS
+    'decimal_id() state of this database: launch id, generator id and where it comes from, counter, reserved end, counter values left';
+
+DO $$
+DECLARE
+    g integer;
+    taken bigint := pg_catalog.pg_sequence_last_value('id_gen.decimal_generator');
+BEGIN
+    SELECT s.generator_id INTO g FROM decimal_id_state() s;
+    IF taken IS NOT NULL AND (g IS NULL OR g <= taken) THEN
+        RAISE EXCEPTION 'decimal_id(): generator id % was taken in this database by an earlier version of id_gen', g
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  DETAIL = pg_catalog.format('id_gen 1.2 and earlier took generator ids 0 to %s here (sequence id_gen.decimal_generator); ids made with them may be in its tables.', taken),
+                  HINT = pg_catalog.format('As a superuser, give this database a generator id above %s that no other database uses (ALTER DATABASE %I SET id_gen.decimal_generator_id = n) and update again.', taken, pg_catalog.current_database());
+    END IF;
+END
+$$;
+
 -- begin issue 10 item 5: ORM hi tables
 -- A key bound to an ORM's hi table row (Hibernate's and NHibernate's
 -- hibernate_unique_key, Hibernate's hibernate_sequences) instead of a
@@ -670,3 +719,4 @@ CREATE EVENT TRIGGER id_gen_hilo_orm_on_drop ON sql_drop
 COMMENT ON EVENT TRIGGER id_gen_hilo_orm_on_drop IS
     'keeps id_gen.hilo_orm_key free of rows for dropped tables';
 -- end issue 10 item 5
+

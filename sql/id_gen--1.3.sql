@@ -223,13 +223,33 @@ REVOKE ALL ON SEQUENCE id_gen.clock_floor FROM PUBLIC;
 COMMENT ON SEQUENCE id_gen.clock_floor IS
     'persisted clock floor (Unix ms) of the server-wide generators in this database';
 
--- decimal_id() generator ids: one is taken per server start and database
--- (and when a generator's counter is used up); never cycles.
+-- The generator ids id_gen 1.0 to 1.2 took in this database, from 0 upward,
+-- one per server start: ids made with them may be in its tables, so
+-- decimal_id() refuses a generator id up to the value.  No longer advanced.
 CREATE SEQUENCE id_gen.decimal_generator MINVALUE 0 MAXVALUE 99999 START 0 NO CYCLE;
 SELECT pg_catalog.pg_extension_config_dump('id_gen.decimal_generator', '');
 REVOKE ALL ON SEQUENCE id_gen.decimal_generator FROM PUBLIC;
 COMMENT ON SEQUENCE id_gen.decimal_generator IS
-    'generator ids taken by decimal_id() in this database (0..99999, no cycle)';
+    'generator ids taken by decimal_id() of id_gen 1.0 to 1.2 in this database (history, refused since 1.3)';
+
+-- decimal_id(): a database's generator id is its own for its life
+-- (id_gen.decimal_generator_id set for it, else 50000 + its OID % 50000);
+-- its counter is reserved ahead in id_gen.decimal_counter (WAL-flushed
+-- before use), so a dump, pg_upgrade, a standby and a crash carry it.
+CREATE SEQUENCE id_gen.decimal_counter MINVALUE 0 MAXVALUE 922337202 START 0 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.decimal_counter', '');
+REVOKE ALL ON SEQUENCE id_gen.decimal_counter FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.decimal_counter IS
+    'decimal_id() counter values reserved in this database (its ids stay below the value + 1)';
+-- Called by this script only: a reinstall while the server runs carries the
+-- counter's reserved end, still in shared memory, into the new sequence.
+CREATE FUNCTION id_gen.decimal_id_carry_counter() RETURNS bigint
+    AS 'MODULE_PATHNAME', 'decimal_id_carry_counter'
+    LANGUAGE C VOLATILE PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION id_gen.decimal_id_carry_counter() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.decimal_id_carry_counter() IS
+    'install scripts only: puts the reserved end of this database''s decimal_id counter, kept in shared memory since the server started, into id_gen.decimal_counter';
+SELECT id_gen.decimal_id_carry_counter();
 
 -- Generators write WAL-logged state now and then (like nextval): PARALLEL UNSAFE.
 CREATE FUNCTION snowflake_next() RETURNS bigint
@@ -280,12 +300,12 @@ COMMENT ON FUNCTION decimal_id_decode(bigint) IS
     'counter, generator id and launch id of a decimal_id';
 
 CREATE FUNCTION decimal_id_state(
-    OUT launch_id integer, OUT generator_id integer, OUT counter bigint,
-    OUT generators_taken bigint, OUT generator_ids_left bigint)
+    OUT launch_id integer, OUT generator_id integer, OUT generator_source text,
+    OUT counter bigint, OUT reserved_to bigint, OUT counter_left bigint)
     AS 'MODULE_PATHNAME', 'decimal_id_state'
     LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION decimal_id_state() IS
-    'decimal_id() state of this database: launch id, current generator id and counter, generator ids taken since start and left';
+    'decimal_id() state of this database: launch id, generator id and where it comes from, counter, reserved end, counter values left';
 
 -- Test hook: jump this database's decimal_id counter forward (never back).
 CREATE FUNCTION id_gen.decimal_id_skip(counter bigint) RETURNS bigint

@@ -92,6 +92,22 @@ SELECT generator_id, generator_source, counter FROM decimal_id_state();
 \c :regdb
 DROP DATABASE idgen_dec_other;
 
+-- With the 1.3 library, a database still at 1.2 (the package upgraded, ALTER
+-- EXTENSION UPDATE not run yet) keeps 1.2's way: a generator id from
+-- id_gen.decimal_generator at each start, the counter from 1, until the
+-- next start after the update.
+CREATE DATABASE idgen_dec_legacy;
+\c idgen_dec_legacy
+CREATE EXTENSION id_gen VERSION '1.2';
+SELECT * FROM decimal_id_decode(decimal_id());
+SELECT * FROM decimal_id_decode(decimal_id());
+SELECT * FROM decimal_id_state(); \echo :LAST_ERROR_SQLSTATE
+ALTER EXTENSION id_gen UPDATE;
+SELECT generator_id, generator_source, counter, reserved_to FROM decimal_id_state();
+SELECT * FROM decimal_id_decode(decimal_id());
+\c :regdb
+DROP DATABASE idgen_dec_legacy;
+
 -- A WARNING when fewer than 10% of the counter values remain, an ERROR
 -- when none do (id_gen.decimal_id_skip() is a superuser test hook that
 -- moves the counter forward; the next id reserves above it).

@@ -654,7 +654,16 @@ DECLARE
     g integer;
     taken bigint := pg_catalog.pg_sequence_last_value('id_gen.decimal_generator');
 BEGIN
-    SELECT s.generator_id INTO g FROM decimal_id_state() s;
+    -- The generator id decimal_id() will take here (src/core/decimal_id.hpp):
+    -- id_gen.decimal_generator_id as set for the database, else 50000 + OID % 50000.
+    SELECT COALESCE(
+               (SELECT NULLIF(pg_catalog.substr(c, 29), '-1')::integer
+                  FROM pg_catalog.pg_db_role_setting s, pg_catalog.unnest(s.setconfig) AS c
+                 WHERE s.setdatabase = d.oid AND s.setrole = 0
+                   AND pg_catalog.starts_with(pg_catalog.lower(c), 'id_gen.decimal_generator_id=')),
+               50000 + d.oid::bigint % 50000)
+      INTO g
+      FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database();
     IF taken IS NOT NULL AND (g IS NULL OR g <= taken) THEN
         RAISE EXCEPTION 'decimal_id(): generator id % was taken in this database by an earlier version of id_gen', g
             USING ERRCODE = 'object_not_in_prerequisite_state',

@@ -34,10 +34,13 @@
 extern "C" {
 #include "access/htup_details.h"
 #include "access/xlog.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "commands/dbcommands.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "storage/lmgr.h"
+#include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 }
 
@@ -45,9 +48,16 @@ extern "C" {
 
 namespace dec = idgen::decimal_id;
 
-/* Where a database's generator id comes from (DecimalSlot.source). */
+/*
+ * Where a database's generator id comes from (DecimalSlot.source).  Legacy:
+ * the database's schema is older than 1.3 (no id_gen.decimal_counter, after
+ * the library was upgraded and before ALTER EXTENSION UPDATE): 1.2's way, a
+ * new generator id from id_gen.decimal_generator at each start, the counter
+ * from 0 and nothing reserved.
+ */
 #define DEC_FROM_OID 0
 #define DEC_FROM_SETTING 1
+#define DEC_LEGACY 2
 
 typedef struct DecimalSlot
 {
@@ -320,6 +330,45 @@ exhausted(int32 generator)
 					 quote_identifier(get_database_name(MyDatabaseId)))));
 }
 
+/* id_gen.<name> if it exists in this database, else InvalidOid. */
+static Oid
+internal_sequence_if_any(const char *name)
+{
+	Oid			nsp = get_namespace_oid("id_gen", true);
+
+	return OidIsValid(nsp) ? get_relname_relid(name, nsp) : InvalidOid;
+}
+
+/*
+ * decimal_id() on a schema older than 1.3 (DEC_LEGACY), where `seen` could
+ * not advance: take 1.2's next generator id, WAL-flushed, and count from 0.
+ */
+static void
+legacy_slow(DecimalSlot *slot, uint64 seen)
+{
+	Oid			seqoid = idgen_internal_sequence("decimal_generator");
+
+	LockRelationOid(seqoid, ShareUpdateExclusiveLock);
+	if (pg_atomic_read_u64(&slot->word) == seen)
+	{
+		bool		is_called;
+		int64		last = idgen_sequence_last_value(seqoid, &is_called);
+		DecimalGenerator g = {is_called ? (int32) last + 1 : 0, DEC_LEGACY};
+
+		if (g.id > dec::kDerivedBase - 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+					 errmsg("decimal_id(): the generator ids of id_gen 1.2 are used up in this database"),
+					 errhint("Run ALTER EXTENSION id_gen UPDATE in this database.")));
+		idgen_sequence_setval(seqoid, g.id);
+		XLogFlush(XactLastRecEnd);
+		slot->source = DEC_LEGACY;
+		(void) pg_atomic_exchange_u64(&slot->reserved, (uint64) dec::kMaxCounter);
+		(void) pg_atomic_exchange_u64(&slot->word, dec::pack(g.id, 0));
+	}
+	UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
+}
+
 /*
  * The slow path, under the sequence's lock, when the word `seen` could not
  * advance: load the slot (first use since the start), reserve more counter
@@ -329,10 +378,15 @@ exhausted(int32 generator)
 static void
 decimal_slow(DecimalSlot *slot, uint64 seen)
 {
-	Oid			seqoid = idgen_internal_sequence("decimal_counter");
+	Oid			seqoid = internal_sequence_if_any("decimal_counter");
 	int64		warn_left = -1;
 	int32		generator = 0;
 
+	if (!OidIsValid(seqoid) || get_rel_relkind(seqoid) != RELKIND_SEQUENCE)
+	{
+		legacy_slow(slot, seen);
+		return;
+	}
 	LockRelationOid(seqoid, ShareUpdateExclusiveLock);
 	uint64		word = pg_atomic_read_u64(&slot->word);
 	int64		reserved = (int64) pg_atomic_read_u64(&slot->reserved);
@@ -495,6 +549,11 @@ IDGEN_FUNCTION(decimal_id_state)
 
 	if (get_call_result_type(fcinfo, nullptr, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
+	if (tupdesc->natts != 6)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("decimal_id_state() of this database is an older version's"),
+				 errhint("Run ALTER EXTENSION id_gen UPDATE in this database.")));
 	idgen::node_identity::Resolved launch = idgen_node_launch();
 
 	if (word != 0)
@@ -515,7 +574,8 @@ IDGEN_FUNCTION(decimal_id_state)
 	values[0] = Int32GetDatum(launch.id);
 	nulls[1] = g.id < 0;
 	values[1] = Int32GetDatum(g.id);
-	values[2] = CStringGetTextDatum(g.source == DEC_FROM_SETTING ? "id_gen.decimal_generator_id" : "database OID");
+	values[2] = CStringGetTextDatum(g.source == DEC_FROM_SETTING ? "id_gen.decimal_generator_id" :
+									g.source == DEC_LEGACY ? "id_gen.decimal_generator (before 1.3)" : "database OID");
 	values[3] = Int64GetDatum(counter);
 	values[4] = Int64GetDatum(reserved);
 	values[5] = Int64GetDatum(dec::kMaxCounter - counter);
@@ -568,7 +628,7 @@ IDGEN_FUNCTION(decimal_id_carry_counter)
 	Oid			seqoid;
 	int64		carried = 0;
 
-	if (slot == nullptr || pg_atomic_read_u64(&slot->word) == 0)
+	if (slot == nullptr || pg_atomic_read_u64(&slot->word) == 0 || slot->source == DEC_LEGACY)
 		PG_RETURN_NULL();
 	seqoid = idgen_internal_sequence("decimal_counter");
 	LockRelationOid(seqoid, ShareUpdateExclusiveLock);

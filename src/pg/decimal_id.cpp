@@ -424,7 +424,7 @@ decimal_slow(DecimalSlot *slot, uint64 seen)
 		XLogFlush(XactLastRecEnd);
 		slot->chunk = chunk;
 		slot->last_reserve = now;
-			(void) pg_atomic_exchange_u64(&slot->reserved, (uint64) end);
+		(void) pg_atomic_exchange_u64(&slot->reserved, (uint64) end);
 		if (dec::kMaxCounter - end < dec::kCounterLow)
 		{
 			warn_left = dec::kMaxCounter - Max(base, counter);

@@ -17,7 +17,7 @@ if [ "${1:-}" = --run ]; then
     WORK=$2
     N=${N:-2000000}
     R=${R:-9}
-    declare -A PORT=([before]=54341 [after]=54342) DIR=([before]=$WORK/before [after]=$WORK)
+    declare -A PORT=([before]=54341 [after]=54342) DIR=([before]=$WORK/before [after]=$WORK) BIN=()
     for side in before after; do
         bin=$(make -s -C "${DIR[$side]}" print-tmp-bindir)
         data=$WORK/tmp_check/ab_$side

@@ -73,6 +73,11 @@ CONF
         printf '%-8s %10.1f %10.1f %10.1f\n' "$side" "$l" "$d" "$(awk -v a="$d" -v b="$l" 'BEGIN { print a - b }')"
         eval "gross_$side=$d net_$side=$(awk -v a="$d" -v b="$l" 'BEGIN { print a - b }')"
     done
+    for side in before after; do
+        for expr in 'decimal_id()' 1; do
+            printf '%-7s %-13s %s\n' "$side" "$expr" "$(grep "^$side $expr " "$samples" | awk '{printf "%.1f ", $3}')"
+        done
+    done
     awk -v a="$gross_after" -v b="$gross_before" -v c="$net_after" -v d="$net_before" \
         'BEGIN { printf "after/before: gross %.3f, net %.3f\n", a / b, c / d }'
     q after "SELECT generator_id, counter, reserved_to FROM decimal_id_state()" | sed 's/^/after: decimal_id_state() generator|counter|reserved_to = /'

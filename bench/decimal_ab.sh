@@ -3,14 +3,17 @@
 # checkout against BEFORE_REF (default HEAD~1), in one run.
 #
 #   bash bench/decimal_ab.sh 519a0f4          # N=2000000 R=9 by default
+#   N=500000 R=31 bash bench/decimal_ab.sh 519a0f4   # on a busy machine
 #
 # Builds both into private copies of the server (as tests do), starts one
 # throwaway cluster for each with bench/cluster.sh's settings (jit=off,
 # synchronous_commit=off, preloaded), and measures, round after round with
-# the two clusters in random order, SELECT count(f()) FROM
+# the two clusters back to back in random order, SELECT count(f()) FROM
 # generate_series(1, N) for f = decimal_id() and the count(1) loop.  Prints
-# the median gross and net ns per call of each, and after/before.  Only one
-# cluster runs a query at a time.
+# the median gross and net ns per call of each, every sample, after/before
+# of the medians and the median of the per-round ratios (robust to load
+# that changes between rounds), and the minima.  Only one cluster runs a
+# query at a time.
 set -euo pipefail
 
 if [ "${1:-}" = --run ]; then
@@ -58,10 +61,12 @@ CONF
     done
     samples=$WORK/tmp_check/ab_samples
     : >"$samples"
+    # Each round measures both clusters back to back for each query, so that
+    # the two samples of a pair see the same machine load.
     for r in $(seq 1 "$R"); do
-        for side in $(printf 'before\nafter\n' | shuf); do
-            for expr in 'decimal_id()' 1; do
-                echo "$side $expr $(q "$side" "SELECT per_call('$expr', $N)")" >>"$samples"
+        for expr in 'decimal_id()' 1; do
+            for side in $(printf 'before\nafter\n' | shuf); do
+                echo "$side $expr $(q "$side" "SELECT per_call('$expr', $N)") $r" >>"$samples"
             done
         done
     done
@@ -79,7 +84,20 @@ CONF
         done
     done
     awk -v a="$gross_after" -v b="$gross_before" -v c="$net_after" -v d="$net_before" \
-        'BEGIN { printf "after/before: gross %.3f, net %.3f\n", a / b, c / d }'
+        'BEGIN { printf "after/before of the medians: gross %.3f, net %.3f\n", a / b, c / d }'
+    # Per round: after/before of the gross decimal_id() cost, and of the net
+    # (decimal_id() minus the loop of the same cluster and round).
+    awk '{ v[$1 " " $2 " " $4] = $3; r[$4] = 1 }
+         END { for (i in r) {
+                   g = v["after decimal_id() " i] / v["before decimal_id() " i];
+                   n = (v["after decimal_id() " i] - v["after 1 " i]) / (v["before decimal_id() " i] - v["before 1 " i]);
+                   print g, n } }' "$samples" >"$samples.ratios"
+    echo "per-round after/before, median: gross $(awk '{print $1}' "$samples.ratios" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'), net $(awk '{print $2}' "$samples.ratios" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')"
+    for side in before after; do
+        printf 'min %-7s decimal_id() %.1f, loop %.1f\n' "$side" \
+            "$(grep "^$side decimal_id() " "$samples" | awk '{print $3}' | sort -g | head -1)" \
+            "$(grep "^$side 1 " "$samples" | awk '{print $3}' | sort -g | head -1)"
+    done
     q after "SELECT generator_id, counter, reserved_to FROM decimal_id_state()" | sed 's/^/after: decimal_id_state() generator|counter|reserved_to = /'
     exit 0
 fi

@@ -32,27 +32,6 @@ decode(int64_t id, Parts *parts) noexcept
 	return true;
 }
 
-Step
-advance(uint64_t word, int64_t reserved, uint64_t *next, Parts *parts) noexcept
-{
-	if (word >> 32 == 0)
-		return Step::Load;
-	const int32_t generator = word_generator(word);
-	const int64_t counter = word_counter(word);
-
-	if (generator > kMaxGenerator || counter > kMaxCounter)
-		return Step::Load;
-	if (counter >= kMaxCounter)
-		return Step::Exhausted;
-	if (counter >= reserved)
-		return Step::Reserve;
-	*next = pack(generator, counter + 1);
-	parts->counter = counter + 1;
-	parts->generator = generator;
-	parts->launch = 0;
-	return Step::Ok;
-}
-
 int64_t
 next_chunk(int64_t chunk, int64_t us_since_last) noexcept
 {

@@ -62,11 +62,30 @@ constexpr int32_t word_generator(uint64_t word) noexcept
 enum class Step
 {
 	Ok,							/* *next and *parts are set */
-	Load,						/* no generator id yet (or a broken word) */
+	Load,						/* no generator id yet */
 	Reserve,					/* the counter reached the reserved end */
 	Exhausted					/* the counter reached kMaxCounter */
 };
-Step advance(uint64_t word, int64_t reserved, uint64_t *next, Parts *parts) noexcept;
+/* Inline: the per-call path of decimal_id(). */
+inline Step
+advance(uint64_t word, int64_t reserved, uint64_t *next, Parts *parts) noexcept
+{
+	if (word >> 32 == 0)
+		return Step::Load;
+	const int32_t generator = word_generator(word);
+	const int64_t counter = word_counter(word);
+
+	/* A generator id out of range cannot be packed here; encode() refuses it. */
+	if (counter >= kMaxCounter)
+		return Step::Exhausted;
+	if (counter >= reserved)
+		return Step::Reserve;
+	*next = pack(generator, counter + 1);
+	parts->counter = counter + 1;
+	parts->generator = generator;
+	parts->launch = 0;
+	return Step::Ok;
+}
 
 /*
  * The counter values to reserve at once: kChunkMin, doubled (up to

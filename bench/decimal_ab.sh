@@ -9,7 +9,8 @@
 # throwaway cluster for each with bench/cluster.sh's settings (jit=off,
 # synchronous_commit=off, preloaded), and measures, round after round with
 # the two clusters back to back in random order, SELECT count(f()) FROM
-# generate_series(1, N) for f = decimal_id() and the count(1) loop.  Prints
+# generate_series(1, N) for f = decimal_id() and the count(1) loop, in the
+# backend's CPU time (so a busy machine's run queue does not count).  Prints
 # the median gross and net ns per call of each, every sample, after/before
 # of the medians and the median of the per-round ratios (robust to load
 # that changes between rounds), and the minima.  Only one cluster runs a
@@ -50,12 +51,17 @@ CONF
     }
     for side in before after; do
         q "$side" "CREATE EXTENSION id_gen;
+            -- The backend's own CPU time (ns, /proc/self/schedstat), not the
+            -- wall clock: time spent waiting for a CPU the other helpers'
+            -- jobs hold is not counted.
+            CREATE FUNCTION cpu_ns() RETURNS float8 LANGUAGE sql AS
+                \$\$ SELECT split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::float8 \$\$;
             CREATE FUNCTION per_call(expr text, n int) RETURNS float8 LANGUAGE plpgsql AS \$\$
-            DECLARE t0 timestamptz;
+            DECLARE t0 float8;
             BEGIN
-                t0 := clock_timestamp();
+                t0 := cpu_ns();
                 EXECUTE format('SELECT count(%s) FROM generate_series(1, %s)', expr, n);
-                RETURN extract(epoch FROM clock_timestamp() - t0) * 1e9 / n;
+                RETURN (cpu_ns() - t0) / n;
             END \$\$;
             SELECT count(decimal_id()) FROM generate_series(1, 100000);" >/dev/null
     done

@@ -120,8 +120,11 @@ is(take($standby, 'a', 1000) + take($standby, 'b', 1000), 0,
 	'the promoted standby repeats no id');
 is(state($standby, 'a', 'generator_id'), $ga, 'and keeps the generator ids');
 
-# pg_upgrade (15 -> 15) of the promoted standby: database OIDs and the
-# sequences are carried, ids continue in both databases.
+# pg_upgrade (15 -> 15) of the promoted standby: database OIDs, the
+# sequences and database settings are carried, ids continue in both
+# databases.  b is given a generator id by setting (taken at its first use
+# after the upgrade, with the counter continuing).
+$standby->safe_psql('postgres', 'ALTER DATABASE b SET id_gen.decimal_generator_id = 99990');
 $standby->stop;
 my $new = PostgreSQL::Test::Cluster->new('dec_upgraded');
 $new->init;
@@ -142,6 +145,8 @@ $new->start;
 is(take($new, 'a', 1000) + take($new, 'b', 1000), 0, 'after pg_upgrade neither database repeats an id');
 is($new->safe_psql('a', 'SELECT generator_id FROM decimal_id_state()'), $ga,
 	'pg_upgrade keeps the generator id (the database OID)');
+is($new->safe_psql('b', 'SELECT generator_id, generator_source FROM decimal_id_state()'),
+	'99990|id_gen.decimal_generator_id', 'and the generator id set for a database');
 is($new->safe_psql('a', 'SELECT count(*) = count(DISTINCT id) FROM ids'), 't', 'a holds distinct ids');
 $new->stop;
 

@@ -574,7 +574,8 @@ IDGEN_FUNCTION(decimal_id_state)
 	values[0] = Int32GetDatum(launch.id);
 	nulls[1] = g.id < 0;
 	values[1] = Int32GetDatum(g.id);
-	values[2] = CStringGetTextDatum(g.source == DEC_FROM_SETTING ? "id_gen.decimal_generator_id" :
+	values[2] = CStringGetTextDatum(g.id < 0 ? "id_gen.decimal_generator_id (not a generator id)" :
+									g.source == DEC_FROM_SETTING ? "id_gen.decimal_generator_id" :
 									g.source == DEC_LEGACY ? "id_gen.decimal_generator (before 1.3)" : "database OID");
 	values[3] = Int64GetDatum(counter);
 	values[4] = Int64GetDatum(reserved);

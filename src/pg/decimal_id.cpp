@@ -22,6 +22,13 @@
  *
  * Shared memory "id_gen decimal_id": one slot per database (db_slots.hpp),
  * reset by the registry before a dropped database's index is reused.
+ *
+ * What no object of a database can carry, and so the limits: a generator id
+ * no existing database maps to any more (the database was dropped, or its
+ * setting changed) can be taken by another database, whose counter starts
+ * again; DROP EXTENSION drops the counter's sequence (a reinstall while the
+ * server runs carries the reserved end over, decimal_id_carry_counter(); one
+ * across a restart starts the counter again, as a re-created sequence would).
  */
 #include "pg/clock.hpp"
 #include "pg/db_slots.hpp"

@@ -87,7 +87,11 @@ SELECT setval('id_gen.decimal_generator', 99500);
 SELECT decimal_id(); \echo :LAST_ERROR_SQLSTATE
 ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = 99501;
 \c
+-- (The checks read shared catalogs every role may read: an ordinary user's
+-- call can be the first.)
+SET ROLE idgen_decimal_user;
 SELECT * FROM decimal_id_decode(decimal_id());
+RESET ROLE;
 SELECT generator_id, generator_source, counter FROM decimal_id_state();
 \c :regdb
 DROP DATABASE idgen_dec_other;

@@ -13,62 +13,132 @@ SELECT decimal_id_decode(9999999999); \echo :LAST_ERROR_SQLSTATE
 SELECT decimal_id_decode(-10000200003); \echo :LAST_ERROR_SQLSTATE
 SELECT * FROM decimal_id_decode(NULL);
 
--- The first id of this database since the server started takes a generator
--- id (the sequence's first value, 0) and counts from 1.
-SELECT * FROM decimal_id_decode(decimal_id());
-SELECT launch_id, generator_id, counter, generators_taken, generator_ids_left FROM decimal_id_state();
+-- A database keeps one generator id for its life: 50000 + its OID % 50000
+-- (id_gen 1.0 to 1.2 took them from 0 upward, one per server start).  Before
+-- the first id since the start, decimal_id_state() shows the generator id
+-- the database would take, and the counter's persisted reserved end.
+SELECT generator_id = 50000 + (SELECT oid::bigint % 50000 FROM pg_database WHERE datname = current_database()) AS from_oid,
+       generator_source, counter, reserved_to, counter_left
+  FROM decimal_id_state();
 
--- Strictly increasing within a generator, unique.
+-- Two databases never share a generator id: at its first use after a start,
+-- a database checks every other one's (pg_database and pg_db_role_setting
+-- are shared catalogs).  Here another database is given ours by setting.
+SELECT generator_id AS my_generator, current_database() AS regdb FROM decimal_id_state() \gset
+CREATE DATABASE idgen_dec_other;
+ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = :my_generator;
+\set VERBOSITY sqlstate
+SELECT decimal_id(); \echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
+SELECT regexp_replace(:'LAST_ERROR_MESSAGE', '\d+', 'N', 'g') AS error;
+ALTER DATABASE idgen_dec_other RESET id_gen.decimal_generator_id;
+
+-- Then the counter starts above the reserved end (0 on a new database),
+-- reserving a first chunk of 10,000 values in id_gen.decimal_counter.
+SELECT counter, generator_id = :my_generator AS same_generator, launch_id
+  FROM decimal_id_decode(decimal_id());
+SELECT generator_source, counter, reserved_to, counter_left FROM decimal_id_state();
+SELECT last_value AS persisted_reserved_end FROM id_gen.decimal_counter;
+
+-- Strictly increasing, unique, across reservations.
 CREATE TEMP TABLE d (n bigserial, id bigint);
 INSERT INTO d (id) SELECT decimal_id() FROM generate_series(1, 100000);
 SELECT count(*) AS rows, count(DISTINCT id) = count(*) AS unique_ids,
        bool_and(id > prev) AS strictly_increasing,
        bool_and(id % 100000 = 1) AS launch_id_in_every_id
   FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM d) s;
+SELECT reserved_to >= counter AS reserved_ahead, reserved_to = (SELECT last_value FROM id_gen.decimal_counter) AS persisted
+  FROM decimal_id_state();
 
--- The generator id lives in shared memory, not in the backend: a new
--- connection continues the same generator (connection churn burns none).
+-- The counter lives in shared memory, not in the backend: a new connection
+-- continues it.
 \c
-SELECT generator_id, counter > 100000 AS continues FROM decimal_id_decode(decimal_id());
+SELECT generator_id = :my_generator AS same_generator, counter > 100001 AS continues FROM decimal_id_decode(decimal_id());
 
--- When the counter passes 922,337,202 a new generator id is taken
--- (id_gen.decimal_id_skip() is a superuser test hook that jumps ahead).
+-- The generator id can be set per database by a superuser, and only there;
+-- decimal_id() reads it from the catalog at the database's first use after
+-- a start (or at the end of a counter, see below).
+SET id_gen.decimal_generator_id = 5; \echo :LAST_ERROR_SQLSTATE
+ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = 100000; \echo :LAST_ERROR_SQLSTATE
+CREATE ROLE idgen_decimal_user;
+GRANT CREATE ON DATABASE idgen_dec_other TO idgen_decimal_user;
+ALTER DATABASE idgen_dec_other OWNER TO idgen_decimal_user;
+SET ROLE idgen_decimal_user;
+ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = 99990; \echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+
+-- A database with generator ids from id_gen 1.2 and earlier (0 upward, one
+-- per server start) refuses a generator id up to the last one taken there:
+-- ALTER EXTENSION UPDATE first, and says how to get past it.
+\c idgen_dec_other
+CREATE EXTENSION id_gen VERSION '1.2';
+SELECT setval('id_gen.decimal_generator', 99000);
+\set VERBOSITY sqlstate
+ALTER EXTENSION id_gen UPDATE; \echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
+SELECT regexp_replace(:'LAST_ERROR_MESSAGE', '\d{5}', 'N') AS error;
+ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = 98000;
+ALTER EXTENSION id_gen UPDATE; \echo :LAST_ERROR_SQLSTATE
+ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = 99001;
+ALTER EXTENSION id_gen UPDATE;
+-- Then decimal_id() at its first use (a restore can bring a history too).
+SELECT setval('id_gen.decimal_generator', 99500);
+\c
+SELECT decimal_id(); \echo :LAST_ERROR_SQLSTATE
+ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = 99501;
+\c
+-- (The checks read shared catalogs every role may read: an ordinary user's
+-- call can be the first.)
+SET ROLE idgen_decimal_user;
+SELECT * FROM decimal_id_decode(decimal_id());
+RESET ROLE;
+SELECT generator_id, generator_source, counter FROM decimal_id_state();
+\c :regdb
+DROP DATABASE idgen_dec_other;
+
+-- With the 1.3 library, a database still at 1.2 (the package upgraded, ALTER
+-- EXTENSION UPDATE not run yet) keeps 1.2's way: a generator id from
+-- id_gen.decimal_generator at each start, the counter from 1, until the
+-- next start after the update.
+CREATE DATABASE idgen_dec_legacy;
+\c idgen_dec_legacy
+CREATE EXTENSION id_gen VERSION '1.2';
+SELECT * FROM decimal_id_decode(decimal_id());
+SELECT * FROM decimal_id_decode(decimal_id());
+SELECT * FROM decimal_id_state(); \echo :LAST_ERROR_SQLSTATE
+ALTER EXTENSION id_gen UPDATE;
+SELECT generator_id, generator_source, counter, reserved_to FROM decimal_id_state();
+SELECT * FROM decimal_id_decode(decimal_id());
+\c :regdb
+DROP DATABASE idgen_dec_legacy;
+
+-- A WARNING when fewer than 10% of the counter values remain, an ERROR
+-- when none do (id_gen.decimal_id_skip() is a superuser test hook that
+-- moves the counter forward; the next id reserves above it).
+SELECT id_gen.decimal_id_skip(900000000);
+SELECT counter FROM decimal_id_decode(decimal_id());
 SELECT id_gen.decimal_id_skip(922337201);
-SELECT * FROM decimal_id_decode(decimal_id());
-SELECT * FROM decimal_id_decode(decimal_id());
-SELECT * FROM decimal_id_decode(decimal_id());
-SELECT generator_id, generators_taken FROM decimal_id_state();
+SELECT counter FROM decimal_id_decode(decimal_id());
+SELECT decimal_id(); \echo :LAST_ERROR_SQLSTATE
+SELECT counter, reserved_to, counter_left FROM decimal_id_state();
 SELECT id_gen.decimal_id_skip(-1); \echo :LAST_ERROR_SQLSTATE
 SELECT id_gen.decimal_id_skip(922337203); \echo :LAST_ERROR_SQLSTATE
-
--- A WARNING once id_gen.headroom_warning_percent (90%) of the generator ids
--- are used, an ERROR when none remain.
-SELECT setval('id_gen.decimal_generator', 99000);
-SELECT id_gen.decimal_id_skip(922337202);
+-- As the hint says: a generator id no database used, and the counter
+-- restarted; taken at the next call, without a server restart.
+ALTER DATABASE :"regdb" SET id_gen.decimal_generator_id = 99999;
+SELECT setval('id_gen.decimal_counter', 0);
+\c
 SELECT * FROM decimal_id_decode(decimal_id());
-SELECT setval('id_gen.decimal_generator', 99999);
-SELECT id_gen.decimal_id_skip(922337202);
-SELECT decimal_id(); \echo :LAST_ERROR_SQLSTATE
-SELECT generator_ids_left FROM decimal_id_state();
--- Rewinding the database's sequence alone (as DROP EXTENSION and CREATE
--- EXTENSION would) gives no generator id back: the server-wide counter, a
--- replication origin that outlives the extension, is ahead of it.
-SELECT setval('id_gen.decimal_generator', 2);
-SELECT (decimal_id_decode(decimal_id())).generator_id AS after_rewinding_the_sequence;
--- Recovering the server (tests only), as the hint says: rewind both.
-SELECT setval('id_gen.decimal_generator', 2);
-SELECT pg_replication_origin_advance('id_gen_decimal_generators', '0/0');
-SELECT id_gen.decimal_id_skip(922337202);
-SELECT (decimal_id_decode(decimal_id())).generator_id AS after_rewinding_both;
+SELECT generator_id, generator_source, counter, reserved_to > counter AS reserved_ahead FROM decimal_id_state();
+ALTER DATABASE :"regdb" RESET id_gen.decimal_generator_id;
 
--- Ordinary users may generate, but not use the test hook.  The counter is
--- used up first, so the user's call takes a generator id from
--- id_gen.decimal_generator, on which the user has no privilege.
-CREATE ROLE idgen_decimal_user;
-SELECT id_gen.decimal_id_skip(922337202);
+-- Ordinary users may generate, but not use the test hook.  The reservation
+-- is used up first, so the user's call raises id_gen.decimal_counter, on
+-- which the user has no privilege.
+SELECT id_gen.decimal_id_skip(reserved_to) AS skipped_to FROM decimal_id_state() \gset
 SET ROLE idgen_decimal_user;
-SELECT has_sequence_privilege('id_gen.decimal_generator', 'UPDATE') AS user_may_take_generator;
-SELECT decimal_id_decode(decimal_id()) AS user_id_with_new_generator;
+SELECT has_sequence_privilege('id_gen.decimal_counter', 'UPDATE') AS user_may_reserve;
+SELECT counter = :skipped_to + 1 AS user_id_above_the_reservation, generator_id FROM decimal_id_decode(decimal_id());
 SELECT id_gen.decimal_id_skip(5); \echo :LAST_ERROR_SQLSTATE
 RESET ROLE;
 DROP ROLE idgen_decimal_user;

@@ -615,6 +615,64 @@ COMMENT ON FUNCTION hilo_bind(regclass, regclass, text, integer) IS
     'makes the table''s Hi/Lo key draw from an existing sequence with an ORM''s formula: classic, legacy, pooled_lo, pooled or pooled_hibernate3; committed at once, not undone by ROLLBACK (like setval)';
 -- end issue 10
 
+-- ---------------------------------------------------------------------------
+-- decimal_id(): one generator id per database for its life (50000 + its OID
+-- % 50000, or id_gen.decimal_generator_id set for it) and a persistent
+-- counter reserved ahead in id_gen.decimal_counter.  Generator ids taken
+-- by 1.2 (0 upward, one per server start) stay in id_gen.decimal_generator,
+-- which is no longer advanced: decimal_id() refuses a generator id up to it,
+-- and so does this update.
+-- ---------------------------------------------------------------------------
+CREATE SEQUENCE id_gen.decimal_counter MINVALUE 0 MAXVALUE 922337202 START 0 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.decimal_counter', '');
+REVOKE ALL ON SEQUENCE id_gen.decimal_counter FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.decimal_counter IS
+    'decimal_id() counter values reserved in this database (its ids stay below the value + 1)';
+-- Called by this script only: a reinstall while the server runs carries the
+-- counter's reserved end, still in shared memory, into the new sequence.
+CREATE FUNCTION id_gen.decimal_id_carry_counter() RETURNS bigint
+    AS 'MODULE_PATHNAME', 'decimal_id_carry_counter'
+    LANGUAGE C VOLATILE PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION id_gen.decimal_id_carry_counter() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.decimal_id_carry_counter() IS
+    'install scripts only: puts the reserved end of this database''s decimal_id counter, kept in shared memory since the server started, into id_gen.decimal_counter';
+SELECT id_gen.decimal_id_carry_counter();
+COMMENT ON SEQUENCE id_gen.decimal_generator IS
+    'generator ids taken by decimal_id() of id_gen 1.0 to 1.2 in this database (history, refused since 1.3)';
+
+DROP FUNCTION decimal_id_state();
+CREATE FUNCTION decimal_id_state(
+    OUT launch_id integer, OUT generator_id integer, OUT generator_source text,
+    OUT counter bigint, OUT reserved_to bigint, OUT counter_left bigint)
+    AS 'MODULE_PATHNAME', 'decimal_id_state'
+    LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION decimal_id_state() IS
+    'decimal_id() state of this database: launch id, generator id and where it comes from, counter, reserved end, counter values left';
+
+DO $$
+DECLARE
+    g integer;
+    taken bigint := pg_catalog.pg_sequence_last_value('id_gen.decimal_generator');
+BEGIN
+    -- The generator id decimal_id() will take here (src/core/decimal_id.hpp):
+    -- id_gen.decimal_generator_id as set for the database, else 50000 + OID % 50000.
+    SELECT COALESCE(
+               (SELECT NULLIF(pg_catalog.substr(c, 29), '-1')::integer
+                  FROM pg_catalog.pg_db_role_setting s, pg_catalog.unnest(s.setconfig) AS c
+                 WHERE s.setdatabase = d.oid AND s.setrole = 0
+                   AND pg_catalog.starts_with(pg_catalog.lower(c), 'id_gen.decimal_generator_id=')),
+               50000 + d.oid::bigint % 50000)
+      INTO g
+      FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database();
+    IF taken IS NOT NULL AND (g IS NULL OR g <= taken) THEN
+        RAISE EXCEPTION 'decimal_id(): generator id % was taken in this database by an earlier version of id_gen', g
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  DETAIL = pg_catalog.format('id_gen 1.2 and earlier took generator ids 0 to %s here (sequence id_gen.decimal_generator); ids made with them may be in its tables.', taken),
+                  HINT = pg_catalog.format('As a superuser, give this database a generator id above %s that no other database uses (ALTER DATABASE %I SET id_gen.decimal_generator_id = n) and update again.', taken, pg_catalog.current_database());
+    END IF;
+END
+$$;
+
 -- begin issue 10 item 5: ORM hi tables
 -- A key bound to an ORM's hi table row (Hibernate's and NHibernate's
 -- hibernate_unique_key, Hibernate's hibernate_sequences) instead of a
@@ -670,6 +728,7 @@ CREATE EVENT TRIGGER id_gen_hilo_orm_on_drop ON sql_drop
 COMMENT ON EVENT TRIGGER id_gen_hilo_orm_on_drop IS
     'keeps id_gen.hilo_orm_key free of rows for dropped tables';
 -- end issue 10 item 5
+
 
 -- begin issue 19: headroom
 -- ---------------------------------------------------------------------------
@@ -902,28 +961,19 @@ CREATE FUNCTION id_gen.headroom_decimal_id() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL RESTRICTED
     SET search_path = pg_catalog, pg_temp
     AS $$
-SELECT 'decimal_id generator ids', 'this server',
-       u.used, 'unknown'::text, NULL::double precision,
-       id_gen.headroom_status(u.used, NULL),
-       format('%s of 100000 generator ids left; one is taken per server start and database, and each time a counter fills',
-              s.generator_ids_left),
-       jsonb_build_object('generator_ids_left', s.generator_ids_left, 'generator_id', s.generator_id,
-                          'generators_taken_since_start', s.generators_taken, 'launch_id', s.launch_id)
-  FROM @extschema@.decimal_id_state() s,
-       LATERAL (SELECT (100000 - s.generator_ids_left) / 100000.0::float8 AS used) u
-UNION ALL
 SELECT 'decimal_id counter', current_database()::text,
        u.used, 'unknown'::text, NULL::double precision,
        id_gen.headroom_status(u.used, NULL),
-       CASE WHEN s.counter IS NULL THEN 'no decimal_id generated in this database since the start'
-            ELSE format('counter %s of 922337202 under generator id %s; when it fills, a new generator id is taken',
-                        s.counter, s.generator_id) END,
-       jsonb_build_object('counter', s.counter, 'generator_id', s.generator_id)
+       format('%s of 922337202 ids of generator id %s (%s) reserved in this database; when they are used up, a superuser gives the database a new generator id',
+              coalesce(s.reserved_to, 0), s.generator_id, s.generator_source),
+       jsonb_build_object('generator_id', s.generator_id, 'generator_source', s.generator_source,
+                          'counter', s.counter, 'reserved_to', s.reserved_to,
+                          'counter_left', s.counter_left, 'launch_id', s.launch_id)
   FROM @extschema@.decimal_id_state() s,
-       LATERAL (SELECT s.counter / 922337202.0::float8 AS used) u
+       LATERAL (SELECT coalesce(s.reserved_to, 0) / 922337202.0::float8 AS used) u
 $$;
 COMMENT ON FUNCTION id_gen.headroom_decimal_id() IS
-    'headroom of decimal_id(): generator ids left on this server, and this database''s counter (decimal_id_state())';
+    'headroom of decimal_id(): this database''s counter under its generator id (decimal_id_state())';
 
 -- Node identity: where the worker id and launch id come from.  Collisions
 -- between nodes are not looked for here (that asks every node):

@@ -223,13 +223,33 @@ REVOKE ALL ON SEQUENCE id_gen.clock_floor FROM PUBLIC;
 COMMENT ON SEQUENCE id_gen.clock_floor IS
     'persisted clock floor (Unix ms) of the server-wide generators in this database';
 
--- decimal_id() generator ids: one is taken per server start and database
--- (and when a generator's counter is used up); never cycles.
+-- The generator ids id_gen 1.0 to 1.2 took in this database, from 0 upward,
+-- one per server start: ids made with them may be in its tables, so
+-- decimal_id() refuses a generator id up to the value.  No longer advanced.
 CREATE SEQUENCE id_gen.decimal_generator MINVALUE 0 MAXVALUE 99999 START 0 NO CYCLE;
 SELECT pg_catalog.pg_extension_config_dump('id_gen.decimal_generator', '');
 REVOKE ALL ON SEQUENCE id_gen.decimal_generator FROM PUBLIC;
 COMMENT ON SEQUENCE id_gen.decimal_generator IS
-    'generator ids taken by decimal_id() in this database (0..99999, no cycle)';
+    'generator ids taken by decimal_id() of id_gen 1.0 to 1.2 in this database (history, refused since 1.3)';
+
+-- decimal_id(): a database's generator id is its own for its life
+-- (id_gen.decimal_generator_id set for it, else 50000 + its OID % 50000);
+-- its counter is reserved ahead in id_gen.decimal_counter (WAL-flushed
+-- before use), so a dump, pg_upgrade, a standby and a crash carry it.
+CREATE SEQUENCE id_gen.decimal_counter MINVALUE 0 MAXVALUE 922337202 START 0 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.decimal_counter', '');
+REVOKE ALL ON SEQUENCE id_gen.decimal_counter FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.decimal_counter IS
+    'decimal_id() counter values reserved in this database (its ids stay below the value + 1)';
+-- Called by this script only: a reinstall while the server runs carries the
+-- counter's reserved end, still in shared memory, into the new sequence.
+CREATE FUNCTION id_gen.decimal_id_carry_counter() RETURNS bigint
+    AS 'MODULE_PATHNAME', 'decimal_id_carry_counter'
+    LANGUAGE C VOLATILE PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION id_gen.decimal_id_carry_counter() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.decimal_id_carry_counter() IS
+    'install scripts only: puts the reserved end of this database''s decimal_id counter, kept in shared memory since the server started, into id_gen.decimal_counter';
+SELECT id_gen.decimal_id_carry_counter();
 
 -- Generators write WAL-logged state now and then (like nextval): PARALLEL UNSAFE.
 CREATE FUNCTION snowflake_next() RETURNS bigint
@@ -280,12 +300,12 @@ COMMENT ON FUNCTION decimal_id_decode(bigint) IS
     'counter, generator id and launch id of a decimal_id';
 
 CREATE FUNCTION decimal_id_state(
-    OUT launch_id integer, OUT generator_id integer, OUT counter bigint,
-    OUT generators_taken bigint, OUT generator_ids_left bigint)
+    OUT launch_id integer, OUT generator_id integer, OUT generator_source text,
+    OUT counter bigint, OUT reserved_to bigint, OUT counter_left bigint)
     AS 'MODULE_PATHNAME', 'decimal_id_state'
     LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION decimal_id_state() IS
-    'decimal_id() state of this database: launch id, current generator id and counter, generator ids taken since start and left';
+    'decimal_id() state of this database: launch id, generator id and where it comes from, counter, reserved end, counter values left';
 
 -- Test hook: jump this database's decimal_id counter forward (never back).
 CREATE FUNCTION id_gen.decimal_id_skip(counter bigint) RETURNS bigint
@@ -1317,28 +1337,19 @@ CREATE FUNCTION id_gen.headroom_decimal_id() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL RESTRICTED
     SET search_path = pg_catalog, pg_temp
     AS $$
-SELECT 'decimal_id generator ids', 'this server',
-       u.used, 'unknown'::text, NULL::double precision,
-       id_gen.headroom_status(u.used, NULL),
-       format('%s of 100000 generator ids left; one is taken per server start and database, and each time a counter fills',
-              s.generator_ids_left),
-       jsonb_build_object('generator_ids_left', s.generator_ids_left, 'generator_id', s.generator_id,
-                          'generators_taken_since_start', s.generators_taken, 'launch_id', s.launch_id)
-  FROM @extschema@.decimal_id_state() s,
-       LATERAL (SELECT (100000 - s.generator_ids_left) / 100000.0::float8 AS used) u
-UNION ALL
 SELECT 'decimal_id counter', current_database()::text,
        u.used, 'unknown'::text, NULL::double precision,
        id_gen.headroom_status(u.used, NULL),
-       CASE WHEN s.counter IS NULL THEN 'no decimal_id generated in this database since the start'
-            ELSE format('counter %s of 922337202 under generator id %s; when it fills, a new generator id is taken',
-                        s.counter, s.generator_id) END,
-       jsonb_build_object('counter', s.counter, 'generator_id', s.generator_id)
+       format('%s of 922337202 ids of generator id %s (%s) reserved in this database; when they are used up, a superuser gives the database a new generator id',
+              coalesce(s.reserved_to, 0), s.generator_id, s.generator_source),
+       jsonb_build_object('generator_id', s.generator_id, 'generator_source', s.generator_source,
+                          'counter', s.counter, 'reserved_to', s.reserved_to,
+                          'counter_left', s.counter_left, 'launch_id', s.launch_id)
   FROM @extschema@.decimal_id_state() s,
-       LATERAL (SELECT s.counter / 922337202.0::float8 AS used) u
+       LATERAL (SELECT coalesce(s.reserved_to, 0) / 922337202.0::float8 AS used) u
 $$;
 COMMENT ON FUNCTION id_gen.headroom_decimal_id() IS
-    'headroom of decimal_id(): generator ids left on this server, and this database''s counter (decimal_id_state())';
+    'headroom of decimal_id(): this database''s counter under its generator id (decimal_id_state())';
 
 -- Node identity: where the worker id and launch id come from.  Collisions
 -- between nodes are not looked for here (that asks every node):

@@ -32,21 +32,24 @@ decode(int64_t id, Parts *parts) noexcept
 	return true;
 }
 
-bool
-advance(uint64_t word, uint64_t *next, Parts *parts) noexcept
+int64_t
+next_chunk(int64_t chunk, int64_t us_since_last) noexcept
 {
-	if (word >> 32 == 0)
-		return false;
-	const int64_t generator = static_cast<int64_t>(word >> 32) - 1;
-	const int64_t counter = static_cast<int64_t>(word & 0xFFFFFFFFu) + 1;
+	if (chunk < kChunkMin)
+		return kChunkMin;
+	if (us_since_last < INT64_C(1000000))
+		return chunk >= kChunkMax / 2 ? kChunkMax : chunk * 2;
+	if (us_since_last > INT64_C(10000000))
+		return chunk / 2 < kChunkMin ? kChunkMin : chunk / 2;
+	return chunk > kChunkMax ? kChunkMax : chunk;
+}
 
-	if (generator > kMaxGenerator || counter > kMaxCounter)
-		return false;
-	*next = pack(static_cast<int32_t>(generator), counter);
-	parts->counter = counter;
-	parts->generator = static_cast<int32_t>(generator);
-	parts->launch = 0;
-	return true;
+int64_t
+reservation_end(int64_t base, int64_t chunk) noexcept
+{
+	if (base >= kMaxCounter || chunk >= kMaxCounter - base)
+		return kMaxCounter;
+	return base + chunk;
 }
 
 }  // namespace decimal_id

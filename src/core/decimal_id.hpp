@@ -30,15 +30,78 @@ bool encode(int64_t counter, int32_t generator, int32_t launch, int64_t *id) noe
 bool decode(int64_t id, Parts *parts) noexcept;
 
 /*
+ * Generator ids.  A database keeps one for its life: 50000 + its OID % 50000
+ * (id_gen 1.0 to 1.2 took them from 0 upward, one per server start), unless
+ * a superuser sets id_gen.decimal_generator_id for it.
+ */
+constexpr int32_t kDerivedBase = 50000;
+constexpr int32_t derived_generator(uint32_t database_oid) noexcept
+{
+	return kDerivedBase + static_cast<int32_t>(database_oid % 50000u);
+}
+
+/*
  * The shared counter word packs (generator_id + 1) << 32 | counter; 0 means
- * "no generator id taken yet".  advance() gives the word after taking one
- * more counter value, or false when a (new) generator id must be taken first.
+ * "not loaded yet".  Counter values up to `reserved` are durable in the
+ * database's sequence id_gen.decimal_counter.  advance() gives the word after
+ * taking one more counter value, or says what must happen first.
  */
 constexpr uint64_t pack(int32_t generator, int64_t counter) noexcept
 {
 	return (static_cast<uint64_t>(generator) + 1) << 32 | static_cast<uint64_t>(counter);
 }
-bool advance(uint64_t word, uint64_t *next, Parts *parts) noexcept;
+constexpr int64_t word_counter(uint64_t word) noexcept
+{
+	return static_cast<int64_t>(word & 0xFFFFFFFFu);
+}
+constexpr int32_t word_generator(uint64_t word) noexcept
+{
+	return static_cast<int32_t>(static_cast<int64_t>(word >> 32) - 1);
+}
+
+enum class Step
+{
+	Ok,							/* *next and *parts are set */
+	Load,						/* no generator id yet */
+	Reserve,					/* the counter reached the reserved end */
+	Exhausted					/* the counter reached kMaxCounter */
+};
+/* Inline: the per-call path of decimal_id(). */
+inline Step
+advance(uint64_t word, int64_t reserved, uint64_t *next, Parts *parts) noexcept
+{
+	if (word >> 32 == 0)
+		return Step::Load;
+	const int32_t generator = word_generator(word);
+	const int64_t counter = word_counter(word);
+
+	/* A generator id out of range cannot be packed here; encode() refuses it. */
+	if (counter >= kMaxCounter)
+		return Step::Exhausted;
+	if (counter >= reserved)
+		return Step::Reserve;
+	*next = pack(generator, counter + 1);
+	parts->counter = counter + 1;
+	parts->generator = generator;
+	parts->launch = 0;
+	return Step::Ok;
+}
+
+/*
+ * The counter values to reserve at once: kChunkMin, doubled (up to
+ * kChunkMax) while reservations come less than a second apart, halved back
+ * when they come more than ten seconds apart, so that a busy database
+ * flushes WAL about once a second and a restart skips little of a quiet one.
+ */
+constexpr int64_t kChunkMin = 10000;
+constexpr int64_t kChunkMax = INT64_C(4194304);
+int64_t next_chunk(int64_t chunk, int64_t us_since_last) noexcept;
+
+/* The end of the next reservation above base: base + chunk, at most kMaxCounter. */
+int64_t reservation_end(int64_t base, int64_t chunk) noexcept;
+
+/* A WARNING once fewer counter values than this remain (10%). */
+constexpr int64_t kCounterLow = kMaxCounter / 10;
 
 }  // namespace decimal_id
 }  // namespace idgen

@@ -21,6 +21,7 @@ char	   *idgen_snowflake_epoch = nullptr;
 int64		idgen_snowflake_epoch_ms = 0;
 int			idgen_max_clock_backward_ms = 10;
 int			idgen_launch_id = -1;
+int			idgen_decimal_generator_id = -1;
 double		idgen_clock_offset_ms = 0;
 char	   *idgen_encode_key = nullptr;
 char	   *idgen_node_tag = nullptr;
@@ -32,6 +33,22 @@ double		idgen_headroom_critical_percent = 99;
 int			idgen_test_wait_before_draw_flush = 0;
 int			idgen_test_wait_before_run_jump = 0;
 #endif
+
+/*
+ * id_gen.decimal_generator_id belongs to a database: decimal_id() reads it
+ * from pg_db_role_setting, for this database and the others.  Set anywhere
+ * else (a session, a role, the server's configuration) it would not be the
+ * value decimal_id() uses, so it is refused there.
+ */
+static bool
+check_decimal_generator_id(int *newval, void **extra, GucSource source)
+{
+	if (*newval == -1 || source == PGC_S_DEFAULT || source == PGC_S_DATABASE || source == PGC_S_TEST)
+		return true;
+	GUC_check_errdetail("id_gen.decimal_generator_id is a database's setting.");
+	GUC_check_errhint("As a superuser, ALTER DATABASE name SET id_gen.decimal_generator_id = n.");
+	return false;
+}
 
 /* ShardingSphere's default epoch, so that ids decode the same way. */
 #define IDGEN_DEFAULT_EPOCH "2016-11-01 00:00:00Z"
@@ -141,6 +158,16 @@ idgen_define_gucs(void)
 							-1, -1, 99999,
 							PGC_SIGHUP, 0,
 							nullptr, nullptr, nullptr);
+
+	DefineCustomIntVariable("id_gen.decimal_generator_id",
+							"This database's decimal_id() generator id (set with ALTER DATABASE ... SET).",
+							"-1 (the default): 50000 + the database's OID % 50000.  decimal_id() reads "
+							"the value set for the database in pg_db_role_setting, as it reads other "
+							"databases' values to refuse a generator id two databases would share.",
+							&idgen_decimal_generator_id,
+							-1, -1, 99999,
+							PGC_SUSET, 0,
+							check_decimal_generator_id, nullptr, nullptr);
 
 	DefineCustomStringVariable("id_gen.node_tag",
 							   "Node tag written at the end of every hilo_next_text() id (orders/54-A).",

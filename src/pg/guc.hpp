@@ -11,6 +11,7 @@ extern char *idgen_snowflake_epoch;
 extern int64 idgen_snowflake_epoch_ms;	/* parsed idgen_snowflake_epoch */
 extern int	idgen_max_clock_backward_ms;
 extern int	idgen_launch_id;
+extern int	idgen_decimal_generator_id;	/* read from the catalog: decimal_id.cpp */
 extern double idgen_clock_offset_ms;	/* test hook, ms */
 extern char *idgen_encode_key;	/* id_encode()/id_decode() secret; "": unset */
 extern char *idgen_node_tag;	/* hilo_next_text()'s tag */

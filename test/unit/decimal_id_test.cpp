@@ -53,23 +53,29 @@ TEST(DecimalId, DecodeRoundTrip)
 			}
 }
 
-TEST(DecimalId, CounterWordAdvances)
+TEST(DecimalId, CounterWordAdvancesWithinTheReservation)
 {
 	uint64_t	w = pack(42, 0);
 	uint64_t	n;
 	Parts		p;
 
-	EXPECT_FALSE(advance(0, &n, &p));	/* no generator id yet */
-	ASSERT_TRUE(advance(w, &n, &p));
+	EXPECT_EQ(advance(0, 100, &n, &p), Step::Load);	/* not loaded yet */
+	/* Loaded at the persisted reserved end: reserve before the first id. */
+	EXPECT_EQ(advance(w, 0, &n, &p), Step::Reserve);
+	ASSERT_EQ(advance(w, 100, &n, &p), Step::Ok);
 	EXPECT_EQ(p.counter, 1);
 	EXPECT_EQ(p.generator, 42);
 	EXPECT_EQ(n, pack(42, 1));
-	ASSERT_TRUE(advance(pack(0, kMaxCounter - 1), &n, &p));
+	EXPECT_EQ(word_counter(n), 1);
+	EXPECT_EQ(word_generator(n), 42);
+	ASSERT_EQ(advance(pack(42, 99), 100, &n, &p), Step::Ok);
+	EXPECT_EQ(p.counter, 100);
+	EXPECT_EQ(advance(pack(42, 100), 100, &n, &p), Step::Reserve);
+	ASSERT_EQ(advance(pack(0, kMaxCounter - 1), kMaxCounter, &n, &p), Step::Ok);
 	EXPECT_EQ(p.counter, kMaxCounter);
 	EXPECT_EQ(p.generator, 0);
-	/* Past the maximum counter, a new generator id is needed. */
-	EXPECT_FALSE(advance(pack(0, kMaxCounter), &n, &p));
-	EXPECT_FALSE(advance(pack(kMaxGenerator + 1, 0), &n, &p));
+	/* At the maximum counter nothing is left, whatever is reserved. */
+	EXPECT_EQ(advance(pack(0, kMaxCounter), kMaxCounter, &n, &p), Step::Exhausted);
 	/* Ids of one generator increase strictly with the counter. */
 	int64_t		a,
 				b;
@@ -77,4 +83,27 @@ TEST(DecimalId, CounterWordAdvances)
 	ASSERT_TRUE(encode(5, kMaxGenerator, kMaxLaunch, &a));
 	ASSERT_TRUE(encode(6, 0, 0, &b));
 	EXPECT_LT(a, b);
+}
+
+TEST(DecimalId, GeneratorFromTheDatabaseOid)
+{
+	EXPECT_EQ(derived_generator(5), 50005);
+	EXPECT_EQ(derived_generator(16384), 66384);
+	EXPECT_EQ(derived_generator(49999), 99999);
+	EXPECT_EQ(derived_generator(50000), 50000);
+	EXPECT_EQ(derived_generator(4294967295u), 50000 + 4294967295u % 50000);
+	EXPECT_LE(derived_generator(4294967295u), kMaxGenerator);
+}
+
+TEST(DecimalId, ReservationsGrowWhenBusyAndShrinkWhenQuiet)
+{
+	EXPECT_EQ(next_chunk(0, 0), kChunkMin);
+	EXPECT_EQ(next_chunk(kChunkMin, 500000), 2 * kChunkMin);
+	EXPECT_EQ(next_chunk(kChunkMax, 1), kChunkMax);
+	EXPECT_EQ(next_chunk(4 * kChunkMin, 5000000), 4 * kChunkMin);
+	EXPECT_EQ(next_chunk(4 * kChunkMin, 20000000), 2 * kChunkMin);
+	EXPECT_EQ(next_chunk(kChunkMin, 20000000), kChunkMin);
+	EXPECT_EQ(reservation_end(0, kChunkMin), kChunkMin);
+	EXPECT_EQ(reservation_end(kMaxCounter - 5, kChunkMin), kMaxCounter);
+	EXPECT_EQ(reservation_end(kMaxCounter, kChunkMin), kMaxCounter);
 }

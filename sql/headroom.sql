@@ -103,6 +103,7 @@ SELECT status, round(used_fraction::numeric, 4) AS used, reason FROM id_gen.head
 -- critical.  In a database of its own, so the counter starts fresh.
 SELECT current_database() AS home \gset
 CREATE DATABASE headroom_decimal;
+ALTER DATABASE headroom_decimal SET id_gen.decimal_generator_id = 77777;
 \c headroom_decimal
 SET client_min_messages = warning;
 CREATE EXTENSION id_gen;

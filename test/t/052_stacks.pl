@@ -1,0 +1,128 @@
+# id_gen's ids through the application stacks users run, each program in
+# test/drivers/ a tested recipe that docs/drivers.md quotes:
+#   Node 20 (npm, versions pinned by test/drivers/node/package-lock.json):
+#     node-postgres 8, Sequelize 6, TypeORM, Knex 3, Kysely, Drizzle ORM and
+#     drizzle-kit push/pull;
+#   Debian 12: asyncpg 0.27, Django 3.2 + psycopg2, ActiveRecord 6.1 +
+#     ruby-pg (schema.rb dump included), Go 1.19 + pgx v4 (built offline
+#     from Debian's packaged modules).
+# Each checks the no-recipe path first (a uuid column with DEFAULT
+# uuidv7_next()), then the recipe for timeuuid columns, then bigint ids
+# (exact or rounded, in JavaScript).  psycopg2/SQLAlchemy and pgjdbc are in
+# 050_drivers.pl.  A stack that is not installed is skipped, unless
+# ID_GEN_DRIVERS=required (scripts/test.sh, hence CI, installs them all and
+# requires them).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+use File::Copy qw(copy);
+
+my $required = ($ENV{ID_GEN_DRIVERS} // '') eq 'required';
+my $drivers = abs_path(dirname(__FILE__) . '/../drivers');
+my $tmp = $PostgreSQL::Test::Utils::tmp_check;
+
+my $node = PostgreSQL::Test::Cluster->new('stacks');
+$node->init;
+# drizzle-kit takes a URL: TCP on localhost besides the Unix socket.
+$node->append_conf('postgresql.conf', "listen_addresses = 'localhost'");
+$node->start;
+$node->safe_psql('postgres', 'CREATE DATABASE stacks');
+$node->safe_psql('stacks', 'CREATE EXTENSION id_gen');
+
+local $ENV{PGHOST} = $node->host;
+local $ENV{PGPORT} = $node->port;
+local $ENV{PGDATABASE} = 'stacks';
+local $ENV{PGUSER} = scalar(getpwuid($<));
+
+# Runs a program under test; each "ok"/"not ok" line it prints becomes a test.
+sub run_stack
+{
+	my ($name, @cmd) = @_;
+	my ($stdout, $stderr) = ('', '');
+	my $ok = eval {
+		IPC::Run::run(\@cmd, '>', \$stdout, '2>', \$stderr, IPC::Run::timeout(120));
+	};
+	$stderr .= $@ if $@;
+	my $lines = 0;
+	for my $line (split /\n/, $stdout)
+	{
+		if ($line =~ /^ok (.*)$/) { pass("$name: $1"); $lines++; }
+		elsif ($line =~ /^not ok (.*)$/) { fail("$name: $1"); $lines++; }
+	}
+	ok($ok && $lines > 0, "$name: the program ran to its end")
+	  or diag("stdout:\n$stdout\nstderr:\n$stderr");
+}
+
+# Skips a stack that is missing, or fails if stacks are required.
+sub missing
+{
+	my ($name, $why) = @_;
+	if ($required) { fail("$name is required (ID_GEN_DRIVERS=required): $why"); }
+	else { note("skipping $name: $why"); }
+}
+
+# Node: the programs and the lock file copied into this test's directory,
+# the packages installed there by npm ci (one download per suite run).
+my $node_dir = "$tmp/node";
+mkdir $node_dir;
+copy($_, $node_dir) or die "copy $_: $!" for glob("$drivers/node/*.js"), glob("$drivers/node/*.json");
+my ($npm_out, $npm_err) = ('', '');
+if (system('node --version >/dev/null 2>&1') == 0
+	&& IPC::Run::run([ 'npm', 'ci', '--no-audit', '--no-fund', '--prefix', $node_dir ],
+		'>', \$npm_out, '2>', \$npm_err, IPC::Run::timeout(300)))
+{
+	run_stack('node-postgres', 'node', "$node_dir/pg.js");
+	run_stack('Sequelize', 'node', "$node_dir/sequelize.js");
+	run_stack('TypeORM', 'node', "$node_dir/typeorm.js");
+	run_stack('Knex', 'node', "$node_dir/knex.js");
+	run_stack('Kysely', 'node', "$node_dir/kysely.js");
+	run_stack('drizzle-kit', 'node', "$node_dir/drizzle-kit.js");
+	run_stack('Drizzle ORM', 'node', "$node_dir/drizzle.js");
+}
+else
+{
+	missing('Node stacks', "node, or npm ci in test/drivers/node, failed: $npm_err");
+}
+
+# asyncpg: Debian's python3-asyncpg.
+my $python = -x '/usr/bin/python3' ? '/usr/bin/python3' : 'python3';
+if (system("$python -c 'import asyncpg' >/dev/null 2>&1") == 0)
+{
+	run_stack('asyncpg', $python, "$drivers/asyncpg_stacks.py");
+}
+else
+{
+	missing('asyncpg', 'install python3-asyncpg');
+}
+
+# Go and pgx v4: Debian's golang-go and golang-github-jackc-pgx-v4-dev,
+# built in GOPATH mode from /usr/share/gocode: nothing is downloaded.
+my $gopath = '/usr/share/gocode';
+if (system('go version >/dev/null 2>&1') == 0 && -d "$gopath/src/github.com/jackc/pgx/v4")
+{
+	local $ENV{GO111MODULE} = 'off';
+	local $ENV{GOPATH} = $gopath;
+	local $ENV{GOFLAGS} = '';
+	local $ENV{GOCACHE} = $ENV{GOCACHE} // "$tmp/gocache";
+	my ($out, $err) = ('', '');
+	if (IPC::Run::run([ 'go', 'build', '-o', "$tmp/pgx_stacks", "$drivers/go/pgx_stacks.go" ],
+			'>', \$out, '2>', \$err, IPC::Run::timeout(180)))
+	{
+		run_stack('pgx v4', "$tmp/pgx_stacks");
+	}
+	else
+	{
+		fail('pgx v4: the program builds offline') or diag($err);
+	}
+}
+else
+{
+	missing('pgx v4', 'install golang-go and golang-github-jackc-pgx-v4-dev');
+}
+
+$node->stop;
+done_testing();

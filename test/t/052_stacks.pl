@@ -92,11 +92,33 @@ else
 my $python = -x '/usr/bin/python3' ? '/usr/bin/python3' : 'python3';
 if (system("$python -c 'import asyncpg' >/dev/null 2>&1") == 0)
 {
+	local $ENV{PYTHONDONTWRITEBYTECODE} = '1';
 	run_stack('asyncpg', $python, "$drivers/asyncpg_stacks.py");
 }
 else
 {
 	missing('asyncpg', 'install python3-asyncpg');
+}
+
+# Django 3.2 with psycopg2: Debian's python3-django, python3-psycopg2.
+if (system("$python -c 'import django, psycopg2' >/dev/null 2>&1") == 0)
+{
+	local $ENV{PYTHONDONTWRITEBYTECODE} = '1';
+	run_stack('Django', $python, "$drivers/django_stacks.py");
+}
+else
+{
+	missing('Django', 'install python3-django and python3-psycopg2');
+}
+
+# ActiveRecord 6.1 with ruby-pg: Debian's ruby-activerecord, ruby-pg.
+if (system(q{ruby -e 'require "active_record"; require "pg"' >/dev/null 2>&1}) == 0)
+{
+	run_stack('ActiveRecord', 'ruby', "$drivers/activerecord_stacks.rb");
+}
+else
+{
+	missing('ActiveRecord', 'install ruby-activerecord and ruby-pg');
 }
 
 # Go and pgx v4: Debian's golang-go and golang-github-jackc-pgx-v4-dev,

@@ -3,7 +3,8 @@
 # 052_stacks.pl).  Each program in
 # test/drivers/ binds UUID parameters the driver's way (they arrive as uuid),
 # checks the cross-type comparisons and that a version 4 UUID is refused,
-# and checks the README's one-line recipe for reading timeuuid values back.
+# and checks the README's one-line recipe for reading timeuuid values back,
+# and that a uuid column with DEFAULT uuidv7_next() needs no recipe.
 # A driver that is not installed is skipped, unless ID_GEN_DRIVERS=required
 # (scripts/test.sh, hence CI, installs them all and requires them).
 use strict;

@@ -28,7 +28,8 @@ my $tmp = $PostgreSQL::Test::Utils::tmp_check;
 my $node = PostgreSQL::Test::Cluster->new('stacks');
 $node->init;
 # drizzle-kit takes a URL: TCP on localhost besides the Unix socket.
-$node->append_conf('postgresql.conf', "listen_addresses = 'localhost'");
+# decimal_id() needs a launch id.
+$node->append_conf('postgresql.conf', "listen_addresses = 'localhost'\nid_gen.launch_id = 1");
 $node->start;
 $node->safe_psql('postgres', 'CREATE DATABASE stacks');
 $node->safe_psql('stacks', 'CREATE EXTENSION id_gen');

@@ -78,5 +78,17 @@ run(async () => {
         rows.some((row, i) => BigInt(row.snow) !== BigInt(texts[i].snow)), JSON.stringify(rows));
   check('setTypeParser(20, Number): jsids stay exact',
         rows.every((row, i) => Number.isSafeInteger(row.js) && String(row.js) === texts[i].js), JSON.stringify(rows));
+  // decimal_id() is below 2^53 while its counter is below 900,720 (then
+  // rounds as a number), hilo_next() while the key's ids are: the same rule.
+  await q('DROP TABLE IF EXISTS pg_dec');
+  await q("CREATE TABLE pg_dec (id bigint DEFAULT decimal_id(), h bigint DEFAULT hilo_next('pg_dec'))");
+  await q('INSERT INTO pg_dec DEFAULT VALUES');
+  await q('SELECT id_gen.decimal_id_skip(1000000)'); // a test hook: the counter jumps ahead
+  await q('INSERT INTO pg_dec SELECT FROM generate_series(1, 3)');
+  const dec = await q('SELECT id, id::text AS t, h, h::text AS ht FROM pg_dec ORDER BY id');
+  check('setTypeParser(20, Number): a decimal_id below 2^53 and hilo_next ids are exact',
+        String(dec[0].id) === dec[0].t && dec.every((row) => String(row.h) === row.ht), JSON.stringify(dec));
+  check('setTypeParser(20, Number): decimal_ids above 2^53 are rounded',
+        dec.slice(1).every((row) => BigInt(row.t) > SAFE && String(row.id) !== row.t), JSON.stringify(dec));
   await client.end();
 });

@@ -15,11 +15,11 @@ DEPS="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib
 # The drivers test/t/050_drivers.pl runs timeuuid through, Hibernate 3.6
 # for test/t/051_hibernate.pl (javassist: Hibernate's bytecode provider, only
 # recommended by the package), and the stacks of test/t/052_stacks.pl
-# (asyncpg, Django, ActiveRecord, Go with pgx v4 built offline from the
+# (asyncpg, Django, ActiveRecord, PgBouncer, Go with pgx v4 built offline from the
 # packaged modules; its Node packages come from npm, test/drivers/node/)
 # (scripts/test.sh installs them and requires them: ID_GEN_DRIVERS=required).
 DRIVER_DEPS="python3-psycopg2 python3-sqlalchemy libpostgresql-jdbc-java default-jdk-headless libhibernate3-java libjavassist-java libslf4j-java
-      python3-asyncpg python3-django ruby-activerecord ruby-pg golang-go golang-github-jackc-pgx-v4-dev"
+      python3-asyncpg python3-django ruby-activerecord ruby-pg golang-go golang-github-jackc-pgx-v4-dev pgbouncer"
 command -v npm >/dev/null 2>&1 || DRIVER_DEPS="$DRIVER_DEPS nodejs npm"
 # And those the Debian package's build and test need (scripts/package.sh);
 # dpkg-buildpackage checks them against debian/control's Build-Depends.

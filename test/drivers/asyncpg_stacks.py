@@ -72,5 +72,29 @@ async def main():
     await conn.close()
 
 
-asyncio.run(main())
+async def through_pgbouncer():
+    """asyncpg through PgBouncer in transaction mode (argument "pgbouncer",
+    PGHOST/PGPORT naming PgBouncer): asyncpg's own rule applies,
+    statement_cache_size=0 (PgBouncer 1.18 does not carry prepared
+    statements across server connections); the timeuuid recipe is the same,
+    as init= of the pool."""
+    pool = await asyncpg.create_pool(min_size=4, max_size=4, statement_cache_size=0, init=timeuuid_as_uuid)
+    await pool.execute("DROP TABLE IF EXISTS ap_pooled")
+    await pool.execute("CREATE TABLE ap_pooled (id timeuuid PRIMARY KEY DEFAULT timeuuid_next(), u uuid DEFAULT uuidv7_next())")
+
+    async def insert(_):
+        async with pool.acquire() as conn:
+            return await conn.fetchrow("INSERT INTO ap_pooled DEFAULT VALUES RETURNING id, u")
+
+    rows = await asyncio.gather(*[insert(i) for i in range(200)])
+    check("PgBouncer: 200 inserts from 4 pooled connections, timeuuid ids as uuid.UUID",
+          all(isinstance(r["id"], uuid.UUID) for r in rows), repr(rows[0]))
+    check("PgBouncer: every timeuuid and uuidv7 id distinct",
+          len({r["id"] for r in rows}) == 200 and len({r["u"] for r in rows}) == 200)
+    found = await pool.fetchval("SELECT count(*) FROM ap_pooled WHERE id = $1", rows[-1]["id"])
+    check("PgBouncer: a uuid.UUID parameter finds its row", found == 1, found)
+    await pool.close()
+
+
+asyncio.run(through_pgbouncer() if sys.argv[1:] == ["pgbouncer"] else main())
 sys.exit(1 if failed else 0)

@@ -5,7 +5,7 @@
 #     drizzle-kit push/pull;
 #   Debian 12: asyncpg 0.27, Django 3.2 + psycopg2, ActiveRecord 6.1 +
 #     ruby-pg (schema.rb dump included), Go 1.19 + pgx v4 (built offline
-#     from Debian's packaged modules).
+#     from Debian's packaged modules); PgBouncer 1.18 in transaction mode.
 # Each checks the no-recipe path first (a uuid column with DEFAULT
 # uuidv7_next()), then the recipe for timeuuid columns, then bigint ids
 # (exact or rounded, in JavaScript).  psycopg2/SQLAlchemy and pgjdbc are in
@@ -145,6 +145,55 @@ if (system('go version >/dev/null 2>&1') == 0 && -d "$gopath/src/github.com/jack
 else
 {
 	missing('pgx v4', 'install golang-go and golang-github-jackc-pgx-v4-dev');
+}
+
+# PgBouncer 1.18 (Debian's pgbouncer) in transaction mode: 40 pgbench
+# clients share 5 server connections, every generator's ids stay distinct
+# (they are made in the server, per call); asyncpg through it with the
+# timeuuid recipe.
+my $pgbouncer = -x '/usr/sbin/pgbouncer' ? '/usr/sbin/pgbouncer' : 'pgbouncer';
+if (system("$pgbouncer --version >/dev/null 2>&1") == 0)
+{
+	my $dir = "$tmp/pgbouncer";
+	mkdir $dir;
+	my $port = PostgreSQL::Test::Cluster::get_free_port();
+	my $user = $ENV{PGUSER};
+	PostgreSQL::Test::Utils::append_to_file("$dir/users.txt", qq{"$user" ""\n});
+	PostgreSQL::Test::Utils::append_to_file("$dir/pgbouncer.ini", join("\n",
+		'[databases]', sprintf('stacks = host=%s port=%d dbname=stacks', $node->host, $node->port),
+		'[pgbouncer]', 'listen_addr =', "listen_port = $port", "unix_socket_dir = $dir",
+		'auth_type = trust', "auth_file = $dir/users.txt", 'pool_mode = transaction',
+		'max_client_conn = 100', 'default_pool_size = 5', "logfile = $dir/pgbouncer.log", ''));
+	my $bouncer = IPC::Run::start([ $pgbouncer, "$dir/pgbouncer.ini" ], '>', "$dir/stdout", '2>', "$dir/stderr");
+	$node->safe_psql('stacks', 'CREATE TABLE pb_ids (u uuid DEFAULT uuidv7_next(), t timeuuid DEFAULT timeuuid_next(), '
+		  . 's bigint DEFAULT snowflake_next(), j bigint DEFAULT jsid_next())');
+	PostgreSQL::Test::Utils::append_to_file("$dir/insert.sql", "INSERT INTO pb_ids DEFAULT VALUES;\n");
+	my $ready = 0;
+	for (1 .. 50)
+	{
+		last if ($ready = -S "$dir/.s.PGSQL.$port");
+		select(undef, undef, undef, 0.1);
+	}
+	ok($ready, 'PgBouncer: listening');
+	my ($out, $err) = ('', '');
+	my $ran = IPC::Run::run([ 'pgbench', '-n', '-h', $dir, '-p', $port, '-c', '40', '-j', '2', '-t', '100',
+			'-f', "$dir/insert.sql", 'stacks' ], '>', \$out, '2>', \$err, IPC::Run::timeout(120));
+	ok($ran && $out =~ m{processed: 4000/4000}, 'PgBouncer: 40 pgbench clients, 4000 inserts')
+	  or diag("$out\n$err");
+	is($node->safe_psql('stacks', 'SELECT count(*), count(DISTINCT u), count(DISTINCT t), count(DISTINCT s), count(DISTINCT j) FROM pb_ids'),
+		'4000|4000|4000|4000|4000', 'PgBouncer: uuidv7_next, timeuuid_next, snowflake_next, jsid_next all distinct');
+	if (system("$python -c 'import asyncpg' >/dev/null 2>&1") == 0)
+	{
+		local $ENV{PGHOST} = $dir;
+		local $ENV{PGPORT} = $port;
+		local $ENV{PYTHONDONTWRITEBYTECODE} = '1';
+		run_stack('asyncpg through PgBouncer', $python, "$drivers/asyncpg_stacks.py", 'pgbouncer');
+	}
+	$bouncer->kill_kill;
+}
+else
+{
+	missing('PgBouncer', 'install pgbouncer');
 }
 
 $node->stop;

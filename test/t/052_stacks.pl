@@ -152,6 +152,8 @@ else
 # (they are made in the server, per call); asyncpg through it with the
 # timeuuid recipe.
 my $pgbouncer = -x '/usr/sbin/pgbouncer' ? '/usr/sbin/pgbouncer' : 'pgbouncer';
+my $bouncer;
+END { $bouncer->kill_kill if $bouncer && $bouncer->pumpable; }
 if (system("$pgbouncer --version >/dev/null 2>&1") == 0)
 {
 	my $dir = "$tmp/pgbouncer";
@@ -164,7 +166,7 @@ if (system("$pgbouncer --version >/dev/null 2>&1") == 0)
 		'[pgbouncer]', 'listen_addr =', "listen_port = $port", "unix_socket_dir = $dir",
 		'auth_type = trust', "auth_file = $dir/users.txt", 'pool_mode = transaction',
 		'max_client_conn = 100', 'default_pool_size = 5', "logfile = $dir/pgbouncer.log", ''));
-	my $bouncer = IPC::Run::start([ $pgbouncer, "$dir/pgbouncer.ini" ], '>', "$dir/stdout", '2>', "$dir/stderr");
+	$bouncer = IPC::Run::start([ $pgbouncer, "$dir/pgbouncer.ini" ], '>', "$dir/stdout", '2>', "$dir/stderr");
 	$node->safe_psql('stacks', 'CREATE TABLE pb_ids (u uuid DEFAULT uuidv7_next(), t timeuuid DEFAULT timeuuid_next(), '
 		  . 's bigint DEFAULT snowflake_next(), j bigint DEFAULT jsid_next())');
 	PostgreSQL::Test::Utils::append_to_file("$dir/insert.sql", "INSERT INTO pb_ids DEFAULT VALUES;\n");
@@ -190,6 +192,7 @@ if (system("$pgbouncer --version >/dev/null 2>&1") == 0)
 		run_stack('asyncpg through PgBouncer', $python, "$drivers/asyncpg_stacks.py", 'pgbouncer');
 	}
 	$bouncer->kill_kill;
+	$bouncer = undef;
 }
 else
 {

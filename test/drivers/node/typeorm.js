@@ -84,6 +84,16 @@ run(async () => {
   check('bigint snowflake: findOneBy(string) exact', big2 && big2.id === text, JSON.stringify(big2));
   await ds.destroy();
 
+  // Why 'uuid': TypeORM refuses a column type it does not know.
+  ds = dataSource([new EntitySchema({ name: 'Raw', tableName: 'to_events', columns: { id: { type: 'timeuuid', primary: true } } })], false);
+  try {
+    await ds.initialize();
+    check("type: 'timeuuid' is refused", false, 'accepted');
+    await ds.destroy();
+  } catch (e) {
+    check("type: 'timeuuid' is refused (DataTypeNotSupportedError)", e.name === 'DataTypeNotSupportedError', e.name + ': ' + e.message);
+  }
+
   // The trap: the same timeuuid entity without synchronize: false.
   ds = dataSource([eventSchema(true)], false);
   await ds.initialize();

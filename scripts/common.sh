@@ -12,12 +12,16 @@ RUN_USER=${ID_GEN_USER:-postgres}
 DEPS="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib
       uuid-dev libgtest-dev g++ make libipc-run-perl perl clang libclang-rt-14-dev
       ent dieharder"
-# The drivers test/t/050_drivers.pl runs timeuuid through, and Hibernate 3.6
+# The drivers test/t/050_drivers.pl runs timeuuid through, Hibernate 3.6
 # for test/t/051_hibernate.pl (javassist: Hibernate's bytecode provider, only
-# recommended by the package) (scripts/test.sh installs them and requires
-# them: ID_GEN_DRIVERS=required), and the exporter test/t/070_headroom.pl
-# scrapes monitoring/postgres_exporter_queries.yaml with.
-DRIVER_DEPS="python3-psycopg2 python3-sqlalchemy libpostgresql-jdbc-java default-jdk-headless libhibernate3-java libjavassist-java libslf4j-java prometheus-postgres-exporter"
+# recommended by the package), the stacks of test/t/052_stacks.pl
+# (asyncpg, Django, ActiveRecord, PgBouncer, Go with pgx v4 built offline from the
+# packaged modules; its Node packages come from npm, test/drivers/node/), and the
+# exporter test/t/070_headroom.pl scrapes monitoring/postgres_exporter_queries.yaml
+# with (scripts/test.sh installs them and requires them: ID_GEN_DRIVERS=required).
+DRIVER_DEPS="python3-psycopg2 python3-sqlalchemy libpostgresql-jdbc-java default-jdk-headless libhibernate3-java libjavassist-java libslf4j-java
+      python3-asyncpg python3-django ruby-activerecord ruby-pg golang-go golang-github-jackc-pgx-v4-dev pgbouncer
+      prometheus-postgres-exporter"
 command -v npm >/dev/null 2>&1 || DRIVER_DEPS="$DRIVER_DEPS nodejs npm"
 # And those the Debian package's build and test need (scripts/package.sh);
 # dpkg-buildpackage checks them against debian/control's Build-Depends.

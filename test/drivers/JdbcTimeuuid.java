@@ -68,6 +68,25 @@ public class JdbcTimeuuid {
                 r.next();
                 check("id::uuid: getObject(i, UUID.class)", fifth.equals(r.getObject(1, UUID.class)), "mismatch");
             }
+
+            // New tables: uuid DEFAULT uuidv7_next(), no recipe: a java.util.UUID.
+            s.execute("DROP TABLE IF EXISTS jdbc_orders");
+            s.execute("CREATE TABLE jdbc_orders (id uuid PRIMARY KEY DEFAULT uuidv7_next(), n int)");
+            UUID order;
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO jdbc_orders (n) VALUES (1)", new String[] {"id"})) {
+                p.executeUpdate();
+                try (ResultSet r = p.getGeneratedKeys()) {
+                    r.next();
+                    order = r.getObject(1, UUID.class);
+                    check("uuid DEFAULT uuidv7_next(): getGeneratedKeys() gives a UUID", order.version() == 7, order.toString());
+                }
+            }
+            try (PreparedStatement p = c.prepareStatement("SELECT n FROM jdbc_orders WHERE id = ?")) {
+                p.setObject(1, order);
+                try (ResultSet r = p.executeQuery()) {
+                    check("uuid: setObject(UUID) finds the row", r.next() && r.getInt(1) == 1, "no row");
+                }
+            }
         }
         System.exit(failed ? 1 : 0);
     }

@@ -76,6 +76,22 @@ try:
         session.add(Event(id=uuid.UUID("1ec9414c-232a-6b00-b3c8-9f6bdeced846"), n=12))
         session.commit()
         check("SQLAlchemy: insert of uuid.UUID into timeuuid", session.get(Event, uuid.UUID("1ec9414c-232a-6b00-b3c8-9f6bdeced846")) is not None)
+
+    # New tables: uuid DEFAULT uuidv7_next(), no recipe: the id is a uuid.UUID.
+    class Order(Base):
+        __tablename__ = "py_orders"
+        id = sa.Column(UUID(as_uuid=True), primary_key=True, server_default=sa.text("uuidv7_next()"))
+        n = sa.Column(sa.Integer)
+
+    Order.__table__.drop(engine, checkfirst=True)
+    Order.__table__.create(engine)
+    with Session(engine) as session:
+        order = Order(n=1)
+        session.add(order)
+        session.commit()
+        check("SQLAlchemy: uuid server_default uuidv7_next(): the id comes back as uuid.UUID",
+              isinstance(order.id, uuid.UUID) and order.id.version == 7, repr(order.id))
+        check("SQLAlchemy: Session.get() by the uuidv7_next() id", session.get(Order, order.id).n == 1)
 except ImportError as e:
     check("SQLAlchemy available", False, str(e))
 

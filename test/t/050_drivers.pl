@@ -1,8 +1,11 @@
 # timeuuid through the drivers applications use: psycopg2 2.9 with
-# SQLAlchemy 1.4, node-postgres 8, pgjdbc 42.5.  Each program in
+# SQLAlchemy 1.4 and pgjdbc 42.5 (node-postgres and the other stacks:
+# 052_stacks.pl).  Each program in
 # test/drivers/ binds UUID parameters the driver's way (they arrive as uuid),
 # checks the cross-type comparisons and that a version 4 UUID is refused,
-# and checks the one-line recipe of docs/timeuuid.md (Drivers) for reading timeuuid values back.
+# and checks the one-line recipe of docs/timeuuid.md (Drivers) for reading
+# timeuuid values back, and that a uuid column with DEFAULT uuidv7_next() needs
+# no recipe.
 # A driver that is not installed is skipped, unless ID_GEN_DRIVERS=required
 # (scripts/test.sh, hence CI, installs them all and requires them).
 use strict;
@@ -60,22 +63,6 @@ if (system("$python -c 'import psycopg2, sqlalchemy' >/dev/null 2>&1") == 0)
 else
 {
 	missing('psycopg2', 'install python3-psycopg2 and python3-sqlalchemy');
-}
-
-# node-postgres 8, from npm into this test's directory.
-my $node_dir = "$PostgreSQL::Test::Utils::tmp_check/node";
-mkdir $node_dir;
-my ($npm_out, $npm_err) = ('', '');
-if (system('node --version >/dev/null 2>&1') == 0
-	&& IPC::Run::run([ 'npm', 'install', '--no-save', '--no-audit', '--no-fund', '--prefix', $node_dir, 'pg@8' ],
-		'>', \$npm_out, '2>', \$npm_err))
-{
-	local $ENV{NODE_PATH} = "$node_dir/node_modules";
-	run_driver('node-postgres', 'node', "$drivers/node_pg_timeuuid.js");
-}
-else
-{
-	missing('node-postgres', "node or npm install pg\@8 failed: $npm_err");
 }
 
 # pgjdbc: Debian's libpostgresql-jdbc-java, run as a single-file Java program.

@@ -17,6 +17,7 @@ extern "C" {
 
 int			idgen_hilo_max_lo = 1000;
 int			idgen_worker_id = -1;
+bool		idgen_hilo_node_ranges = false;
 char	   *idgen_snowflake_epoch = nullptr;
 int64		idgen_snowflake_epoch_ms = 0;
 int			idgen_max_clock_backward_ms = 10;
@@ -106,6 +107,17 @@ idgen_define_gucs(void)
 							-1, -1, 1023,
 							PGC_SIGHUP, 0,
 							nullptr, nullptr, nullptr);
+
+	DefineCustomBoolVariable("id_gen.hilo_node_ranges",
+							 "Hi/Lo keys draw from this node's range of ids (by id_gen.worker_id).",
+							 "For primaries that write into one key space (logical replication both "
+							 "ways): node n's own keys draw from n * 2^43 .. (n+1) * 2^43 - 1, below "
+							 "2^53.  Off (the default), a server draws from 1 upward whatever its "
+							 "worker id; a Citus node uses its group's range either way.",
+							 &idgen_hilo_node_ranges,
+							 false,
+							 PGC_SIGHUP, 0,
+							 nullptr, nullptr, nullptr);
 
 	/*
 	 * PostgreSQL allows PGC_POSTMASTER only while preloading.  Otherwise the

@@ -262,7 +262,7 @@ IDGEN_FUNCTION(hilo_return)
 		HiloPrivState st;
 
 		/* Ids already in the table stay out of anybody's future range. */
-		if (hilo_data_max(relid, true, &data_max, &complete) && data_max >= next_unused)
+		if (hilo_data_max(relid, hilo_key_range(&row), true, &data_max, &complete) && data_max >= next_unused)
 			next_unused = data_max < INT64_MAX ? data_max + 1 : INT64_MAX;
 
 		hilo_priv_enter(&st);

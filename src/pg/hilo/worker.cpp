@@ -227,29 +227,56 @@ hilo_check_move_privilege(Oid seqid, Oid role)
  * hilo_set_max_lo's change, as the extension owner in a privileged SPI
  * context (the key worker's transaction, or the caller's for a table
  * created in it): a key not used yet is created with block size max_lo;
- * else the sequence is moved so that the next block under max_lo starts
- * above every block drawn under the old size, and the row is rewritten.
+ * else the next block under max_lo must start above every block drawn
+ * under the old size, and the row is rewritten.
+ *
+ * A key's own sequence keeps its position in ids: the next block starts at
+ * the first id no block reached (and inside this node's range), whatever
+ * the sizes, so that growing the block size never rescales the position
+ * (v * max_lo would multiply it, and carry a node's key out of its range).
+ * Where that block needs a value below the one the sequence would return,
+ * the key moves to a new own sequence placed there, and the old one is
+ * returned for the caller to drop: a sequence never moves back, since
+ * setval() is not transactional and a crash before the commit would pair
+ * the old block size with a lower value.  A bound sequence is the
+ * application's: it only moves forward (hilo_rebase).
  */
-static void
+static Oid
 hilo_set_max_lo_sql(Oid relid, int32 max_lo, Oid caller, int64 taken_to)
 {
 	HiloKeyRow	row;
 	bool		pooled;
+	int64		next_v;
 	int64		new_next_v = 0;
+	HiloStatus	st;
+	Oid			types[3] = {REGCLASSOID, INT4OID, TEXTOID};
+	Datum		values[3];
+	char	   *newseq = NULL;
 
 	if (!hilo_lock_for_change(relid, InvalidOid, &row))
 	{
 		hilo_create_key_sql(relid, max_lo, taken_to);
 		CacheInvalidateRelcacheByRelid(relid);
-		return;
+		return InvalidOid;
 	}
 	if (hilo_row_size(&row) == max_lo)
-		return;					/* nothing to change */
+		return InvalidOid;		/* nothing to change */
 	hilo_check_set_max_lo_privileges(&row, caller);
 
 	pooled = idgen::hilo_size_is_increment(row.strategy);
-	if (idgen::hilo_rebase(row.strategy, hilo_seq_next_value(row.seqid), hilo_row_size(&row),
-						   max_lo, &new_next_v) != HiloStatus::ok)
+	next_v = hilo_seq_next_value(row.seqid);
+	if (row.own_seq)
+	{
+		idgen::HiloNodeRange range = hilo_this_node_range();
+
+		st = idgen::hilo_move(row.strategy, next_v, hilo_row_size(&row), row.strategy, 0, max_lo,
+							  &new_next_v);
+		if (st == HiloStatus::ok)
+			st = idgen::hilo_floor(row.strategy, max_lo, range.first - 1, new_next_v, &new_next_v);
+	}
+	else
+		st = idgen::hilo_rebase(row.strategy, next_v, hilo_row_size(&row), max_lo, &new_next_v);
+	if (st != HiloStatus::ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
 				 errmsg("cannot change the block size of the Hi/Lo key of table %s to %d",
@@ -257,23 +284,27 @@ hilo_set_max_lo_sql(Oid relid, int32 max_lo, Oid caller, int64 taken_to)
 				 errdetail("Its next block would give ids above 9223372036854775807."),
 				 errhint("Nothing was changed.")));
 
-	if (pooled && row.increment != max_lo)
+	if (new_next_v < next_v)
+		newseq = hilo_new_own_seq(row.strategy, max_lo, new_next_v);
+	else
 	{
-		/* The block size of pooled strategies is the increment. */
-		char	   *sql = psprintf("ALTER SEQUENCE %s INCREMENT BY %d",
-								   hilo_quoted_name(row.seqid), max_lo);
+		if (pooled && row.increment != max_lo)
+		{
+			/* The block size of pooled strategies is the increment. */
+			char	   *sql = psprintf("ALTER SEQUENCE %s INCREMENT BY %d",
+									   hilo_quoted_name(row.seqid), max_lo);
 
-		hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
+			hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
+		}
+		hilo_seq_set_next(row.seqid, new_next_v);
 	}
-	hilo_seq_set_next(row.seqid, new_next_v);
-	{
-		Oid			types[2] = {REGCLASSOID, INT4OID};
-		Datum		values[2] = {ObjectIdGetDatum(relid), Int32GetDatum(max_lo)};
-
-		hilo_spi("UPDATE id_gen.hilo_key SET max_lo = $2 WHERE relid = $1", 2, types, values,
-				 SPI_OK_UPDATE);
-	}
+	values[0] = ObjectIdGetDatum(relid);
+	values[1] = Int32GetDatum(max_lo);
+	values[2] = CStringGetTextDatum(newseq != NULL ? newseq : row.seqname);
+	hilo_spi("UPDATE id_gen.hilo_key SET max_lo = $2, seq = $3 WHERE relid = $1", 3, types, values,
+			 SPI_OK_UPDATE);
 	CacheInvalidateRelcacheByRelid(relid);
+	return newseq != NULL ? row.seqid : InvalidOid;
 }
 
 /*
@@ -357,8 +388,7 @@ hilo_apply(HiloRequest *req)
 			hilo_create_key_sql(req->relid, req->max_lo, req->taken_to);
 			break;
 		case HiloOp::set_max_lo:
-			hilo_set_max_lo_sql(req->relid, req->max_lo, req->caller, req->taken_to);
-			break;
+			return hilo_set_max_lo_sql(req->relid, req->max_lo, req->caller, req->taken_to);
 		case HiloOp::bind:
 			return hilo_bind_sql(req->relid, req->seqid, req->strategy, req->max_lo, req->caller);
 		case HiloOp::set_adaptive:
@@ -564,7 +594,7 @@ hilo_create_key(Oid relid, int32 max_lo)
 
 	/* The worker would write on behalf of a read-only transaction. */
 	PreventCommandIfReadOnly("hilo_next()");
-	if (!hilo_data_max(relid, false, &taken_to, &complete))
+	if (!hilo_data_max(relid, hilo_key_range(nullptr), false, &taken_to, &complete))
 		taken_to = 0;
 
 	if (hilo_created_here(relid))

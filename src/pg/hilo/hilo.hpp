@@ -245,6 +245,15 @@ struct HiloRun
 };
 
 /*
+ * The first lock of a draw: RowExclusiveLock on the key's sequence, as
+ * nextval() takes it, and the check that it is permanent.  False (nothing
+ * held) if it was dropped meanwhile: the key moved to another sequence (a
+ * hilo_set_max_lo that grew the block, a hilo_bind), whose row the caller
+ * reads again.
+ */
+extern bool hilo_lock_seq_for_draw(Oid seqid);
+
+/*
  * Draws need whole blocks of relid's key, as row says, into run: value by
  * value, starting again after a value someone else took, or, when alone
  * (nobody else can draw from the sequence meanwhile: the key lock held

@@ -302,6 +302,19 @@ hilo_check_node_end(Oid relid, const HiloKeyRow *row, const HiloBlock *block)
 				 errhint("No id was handed out.  Each node owns 2^43 ids per key; give this node another worker id.")));
 }
 
+bool
+hilo_lock_seq_for_draw(Oid seqid)
+{
+	LockRelationOid(seqid, RowExclusiveLock);
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(seqid)))
+	{
+		UnlockRelationOid(seqid, RowExclusiveLock);
+		return false;
+	}
+	hilo_require_permanent_seq(seqid);
+	return true;
+}
+
 /* At most this many values are drawn one by one for one run. */
 static const int kHiloMaxSingleDraws = 10000;
 
@@ -457,8 +470,11 @@ hilo_draw(Oid relid, HiloEntry *e)
 	}
 	mode = need > 1 ? ExclusiveLock : ShareLock;
 
-	LockRelationOid(seqid, RowExclusiveLock);
-	hilo_require_permanent_seq(seqid);
+	if (!hilo_lock_seq_for_draw(seqid))
+	{
+		hilo_cache->erase(relid);
+		return false;
+	}
 	hilo_lock_key(relid, mode);
 	if (!hilo_refresh(relid, e, &row))
 	{

@@ -133,8 +133,8 @@ hilo_reserve_run(Oid relid, const HiloKeyRow *seen, int64 want, HiloClient *c)
 	HiloRun		run;
 
 	/* The order of a draw: the sequence, then the key (hilo_draw). */
-	LockRelationOid(seqid, RowExclusiveLock);
-	hilo_require_permanent_seq(seqid);
+	if (!hilo_lock_seq_for_draw(seqid))
+		return false;			/* the key moved to another sequence and dropped it */
 	hilo_lock_key(relid, ExclusiveLock);
 	if (!hilo_read_key(relid, &row, true) || row.seqid != seqid || hilo_own_seq_below_node(&row))
 	{

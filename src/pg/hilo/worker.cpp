@@ -171,9 +171,15 @@ hilo_lock_for_change(Oid relid, Oid newseq, HiloKeyRow *row)
 	for (;;)
 	{
 		HiloKeyRow	seen;
-		bool		found = hilo_read_key(relid, &seen);
+		/*
+		 * Read before any lock, the row may name a sequence a change just
+		 * committed has created, which this backend cannot see until it
+		 * reads that change's invalidations (the key lock below does):
+		 * missing here is no error, and the row is read again under the lock.
+		 */
+		bool		found = hilo_read_key(relid, &seen, true);
 		HiloSeqLock locks[2];
-		int			n = hilo_change_locks(found ? &seen : nullptr, newseq, locks);
+		int			n = hilo_change_locks(found && OidIsValid(seen.seqid) ? &seen : nullptr, newseq, locks);
 
 		for (int i = 0; i < n; i++)
 			LockRelationOid(locks[i].seqid, locks[i].mode);

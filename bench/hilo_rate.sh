@@ -49,6 +49,9 @@ start() { # workdir port
         "${P[@]}" -c "CREATE EXTENSION id_gen" \
             -c "CREATE SEQUENCE seq1 CACHE 1" -c "CREATE SEQUENCE seq1000 CACHE 1000" \
             -c "CREATE TABLE t (id bigint)" -c "SELECT hilo_next('"'"'t'"'"')" >/dev/null
+        # Version 1.3 before issue 16 has hilo_set_adaptive too: the same key, adaptive.
+        "${P[@]}" -c "CREATE TABLE t_adaptive (id bigint)" \
+            -c "SELECT hilo_set_adaptive('"'"'t_adaptive'"'"')" >/dev/null
     ' _ "$1" "$2"
 }
 
@@ -75,7 +78,8 @@ one() { # workdir port kind expr -> prints a number
 
 start "$TOP" 54361
 start "$WORK" 54362
-CANDS=("noop|id_gen.noop()" "loop|1" "nextval1|nextval('seq1')" "nextval1000|nextval('seq1000')" "hilo|hilo_next('t')")
+CANDS=("noop|id_gen.noop()" "loop|1" "nextval1|nextval('seq1')" "nextval1000|nextval('seq1000')" "hilo|hilo_next('t')"
+       "hilo_adaptive|hilo_next('t_adaptive')")
 OUT=$(mktemp)
 for round in $(seq 1 "$ROUNDS"); do
     for job in $(for b in before after; do for k in clients call; do for c in "${CANDS[@]}"; do
@@ -87,13 +91,16 @@ for round in $(seq 1 "$ROUNDS"); do
     done
 done
 echo "== medians of $ROUNDS rounds (clients: ids/s, 2 clients x 1000 ids per statement; call: gross ns per call)"
-awk '{ k = $2 " " $3 " " $4; v[k] = v[k] " " $5 }
-     END { for (k in v) { n = split(v[k], a, " "); asort(a); m = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2; print k, m } }' "$OUT" | sort >"$OUT.med"
+for k in $(awk '{ print $2 "/" $3 "/" $4 }' "$OUT" | sort -u); do
+    IFS=/ read -r b kind name <<<"$k"
+    awk -v b="$b" -v k="$kind" -v n="$name" '$2 == b && $3 == k && $4 == n { print $5 }' "$OUT" | sort -g \
+        | awk -v key="$b $kind $name" '{ a[NR] = $1 } END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; print key, m }'
+done >"$OUT.med"
 cat "$OUT.med"
 for b in before after; do
     awk -v b="$b" '$1 == b { m[$2 "/" $3] = $4 }
-        END { printf "%s: clients hilo/nextval1000 = %.2fx, hilo/nextval1 = %.2fx; per call (net of loop) nextval1/hilo = %.2fx, nextval1000/hilo = %.2fx\n", b,
-              m["clients/hilo"] / m["clients/nextval1000"], m["clients/hilo"] / m["clients/nextval1"],
+        END { printf "%s: clients hilo/nextval1000 = %.2fx, adaptive/nextval1000 = %.2fx, hilo/nextval1 = %.2fx; per call (net of loop) nextval1/hilo = %.2fx, nextval1000/hilo = %.2fx\n", b,
+              m["clients/hilo"] / m["clients/nextval1000"], m["clients/hilo_adaptive"] / m["clients/nextval1000"], m["clients/hilo"] / m["clients/nextval1"],
               (m["call/nextval1"] - m["call/loop"]) / (m["call/hilo"] - m["call/loop"]),
               (m["call/nextval1000"] - m["call/loop"]) / (m["call/hilo"] - m["call/loop"]) }' "$OUT.med"
 done

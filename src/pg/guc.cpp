@@ -16,6 +16,7 @@ extern "C" {
 #include <ctime>
 
 int			idgen_hilo_max_lo = 1000;
+bool		idgen_hilo_adaptive = true;
 int			idgen_worker_id = -1;
 bool		idgen_hilo_node_ranges = false;
 char	   *idgen_snowflake_epoch = nullptr;
@@ -98,6 +99,17 @@ idgen_define_gucs(void)
 							1000, 1, INT_MAX,
 							PGC_USERSET, 0,
 							nullptr, nullptr, nullptr);
+
+	DefineCustomBoolVariable("id_gen.hilo_adaptive",
+							 "Whether a Hi/Lo key gets blocks that adapt per backend on its first use.",
+							 "On (the default), a backend that uses its ids fast takes runs of max_lo-id "
+							 "blocks, up to about a million ids per draw, so that the WAL flush each draw "
+							 "needs is rare; a slow one takes one block.  Off: one block per draw.  "
+							 "Existing keys keep theirs (see hilo_set_adaptive).",
+							 &idgen_hilo_adaptive,
+							 true,
+							 PGC_USERSET, 0,
+							 nullptr, nullptr, nullptr);
 
 	DefineCustomIntVariable("id_gen.worker_id",
 							"Worker id (0..1023) written into every snowflake id; -1: automatic.",

@@ -81,6 +81,7 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 	req.op = HiloOp::set_max_lo;
 	req.relid = relid;
 	req.max_lo = max_lo;
+	req.adaptive = idgen_hilo_adaptive;	/* for a key it creates */
 	hilo_submit_change(&req, found ? &row : nullptr);
 	PG_RETURN_VOID();
 }

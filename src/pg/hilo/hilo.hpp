@@ -121,7 +121,7 @@ struct HiloRequest
 	int32		max_lo;
 	Oid			seqid;			/* bind: the sequence */
 	idgen::HiloStrategy strategy;	/* bind: the formula */
-	bool		adaptive;		/* set_adaptive: the new setting */
+	bool		adaptive;		/* set_adaptive: the new setting; else a new key's */
 	int64		taken_to;		/* create_key, set_max_lo: the data floor the caller read */
 	/* Set by the worker. */
 	bool		committed;

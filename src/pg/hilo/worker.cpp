@@ -23,6 +23,7 @@
  */
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
+#include "pg/guc.hpp"
 
 #include "pg/hilo/hilo.hpp"
 
@@ -30,6 +31,7 @@ extern "C" {
 #include "access/relation.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "catalog/namespace.h"
 #include "miscadmin.h"
 #include "executor/spi.h"
 #include "postmaster/bgworker.h"
@@ -65,10 +67,11 @@ extern "C" PGDLLEXPORT void idgen_hilo_worker_main(Datum main_arg);
  * there).  The key lock serialises concurrent first uses of one key; the
  * primary key is the last line of defence.  The new sequence starts so
  * that the first block lies above taken_to, the largest id the caller found
- * in the table.
+ * in the table.  adaptive: its blocks adapt per backend (id_gen.hilo_adaptive,
+ * on an installation whose key table has the column).
  */
 static void
-hilo_create_key_sql(Oid relid, int32 max_lo, int64 taken_to)
+hilo_create_key_sql(Oid relid, int32 max_lo, int64 taken_to, bool adaptive)
 {
 	Oid			oidtype[1] = {OIDOID};
 	Oid			regtype[1] = {REGCLASSOID};
@@ -117,6 +120,11 @@ hilo_create_key_sql(Oid relid, int32 max_lo, int64 taken_to)
 			snprintf(sql, sizeof(sql), "DROP SEQUENCE id_gen.hilo_seq_" INT64_FORMAT, n);
 			hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
 		}
+		else if (adaptive &&
+				 get_attnum(get_relname_relid("hilo_key", get_namespace_oid("id_gen", false)),
+							"adaptive") != InvalidAttrNumber)
+			hilo_spi("UPDATE id_gen.hilo_key SET adaptive = true WHERE relid = $1", 1, itypes, ivalues,
+					 SPI_OK_UPDATE);
 	}
 }
 
@@ -248,7 +256,7 @@ hilo_check_move_privilege(Oid seqid, Oid role)
  * application's: it only moves forward (hilo_rebase).
  */
 static Oid
-hilo_set_max_lo_sql(Oid relid, int32 max_lo, Oid caller, int64 taken_to)
+hilo_set_max_lo_sql(Oid relid, int32 max_lo, Oid caller, int64 taken_to, bool adaptive)
 {
 	HiloKeyRow	row;
 	bool		pooled;
@@ -261,7 +269,7 @@ hilo_set_max_lo_sql(Oid relid, int32 max_lo, Oid caller, int64 taken_to)
 
 	if (!hilo_lock_for_change(relid, InvalidOid, &row))
 	{
-		hilo_create_key_sql(relid, max_lo, taken_to);
+		hilo_create_key_sql(relid, max_lo, taken_to, adaptive);
 		CacheInvalidateRelcacheByRelid(relid);
 		return InvalidOid;
 	}
@@ -306,9 +314,12 @@ hilo_set_max_lo_sql(Oid relid, int32 max_lo, Oid caller, int64 taken_to)
 	}
 	values[0] = ObjectIdGetDatum(relid);
 	values[1] = Int32GetDatum(max_lo);
-	values[2] = CStringGetTextDatum(newseq != NULL ? newseq : row.seqname);
-	hilo_spi("UPDATE id_gen.hilo_key SET max_lo = $2, seq = $3 WHERE relid = $1", 3, types, values,
-			 SPI_OK_UPDATE);
+	values[2] = CStringGetTextDatum(newseq != NULL ? newseq : "");
+	/* seq::regclass: the column is regclass before the update to 1.3. */
+	hilo_spi(newseq != NULL
+			 ? "UPDATE id_gen.hilo_key SET max_lo = $2, seq = $3::pg_catalog.regclass WHERE relid = $1"
+			 : "UPDATE id_gen.hilo_key SET max_lo = $2 WHERE relid = $1",
+			 newseq != NULL ? 3 : 2, types, values, SPI_OK_UPDATE);
 	CacheInvalidateRelcacheByRelid(relid);
 	return newseq != NULL ? row.seqid : InvalidOid;
 }
@@ -376,7 +387,7 @@ hilo_set_adaptive_sql(Oid relid, bool adaptive, int32 max_lo, int64 taken_to)
 	Datum		values[2] = {ObjectIdGetDatum(relid), BoolGetDatum(adaptive)};
 
 	if (!hilo_lock_for_change(relid, InvalidOid, &row))
-		hilo_create_key_sql(relid, max_lo, taken_to);
+		hilo_create_key_sql(relid, max_lo, taken_to, adaptive);
 	else if (row.adaptive == adaptive)
 		return;
 	hilo_spi("UPDATE id_gen.hilo_key SET adaptive = $2 WHERE relid = $1", 2, types, values,
@@ -391,10 +402,10 @@ hilo_apply(HiloRequest *req)
 	switch (req->op)
 	{
 		case HiloOp::create_key:
-			hilo_create_key_sql(req->relid, req->max_lo, req->taken_to);
+			hilo_create_key_sql(req->relid, req->max_lo, req->taken_to, req->adaptive);
 			break;
 		case HiloOp::set_max_lo:
-			return hilo_set_max_lo_sql(req->relid, req->max_lo, req->caller, req->taken_to);
+			return hilo_set_max_lo_sql(req->relid, req->max_lo, req->caller, req->taken_to, req->adaptive);
 		case HiloOp::bind:
 			return hilo_bind_sql(req->relid, req->seqid, req->strategy, req->max_lo, req->caller);
 		case HiloOp::set_adaptive:
@@ -608,7 +619,7 @@ hilo_create_key(Oid relid, int32 max_lo)
 		HiloPrivState st;
 
 		hilo_priv_enter(&st);
-		hilo_create_key_sql(relid, max_lo, taken_to);
+		hilo_create_key_sql(relid, max_lo, taken_to, idgen_hilo_adaptive);
 		hilo_priv_leave(&st);
 		/* If this (sub)transaction aborts, our cached block goes stale. */
 		CacheInvalidateRelcacheByRelid(relid);
@@ -622,6 +633,7 @@ hilo_create_key(Oid relid, int32 max_lo)
 		req.op = HiloOp::create_key;
 		req.relid = relid;
 		req.max_lo = max_lo;
+		req.adaptive = idgen_hilo_adaptive;
 		req.taken_to = taken_to;
 		req.caller = GetUserId();
 		hilo_run_worker(&req, "create");

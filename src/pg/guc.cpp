@@ -93,8 +93,9 @@ idgen_define_gucs(void)
 	DefineCustomIntVariable("id_gen.hilo_max_lo",
 							"Block size (max_lo) given to a Hi/Lo key on its first use.",
 							"A backend hands out this many ids per hi value it draws: 1000 keeps "
-							"the slow path under 0.1% of calls and wastes at most 999 ids when a "
-							"backend exits.  Existing keys keep theirs (see hilo_set_max_lo).",
+							"the slow path under 0.1% of calls and, with fixed blocks, wastes at most "
+							"999 ids when a backend exits (an adaptive key's run, at most about a "
+							"million).  Existing keys keep theirs (see hilo_set_max_lo).",
 							&idgen_hilo_max_lo,
 							1000, 1, INT_MAX,
 							PGC_USERSET, 0,

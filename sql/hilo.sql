@@ -169,7 +169,11 @@ SELECT hilo_next('resized') AS new_block;
 \c
 SELECT hilo_next('resized') AS other_backend, hilo_next('resized') AS and_next;
 SELECT max_lo, last_hi, reserved_to FROM hilo_keys WHERE table_name = 'resized'::regclass;
--- Growing the block never moves the sequence backwards.
+-- Growing the block keeps the key's position in ids, never rescaling it:
+-- the next block is the first block of 100000 at or above 1020, the first
+-- id no block reached (not block 102 of 100000).  Its value is below the
+-- sequence's, and a sequence never moves back (setval() is not
+-- transactional), so the key moves to a new sequence of its own.
 SELECT hilo_set_max_lo('resized', 100000);
 \c
 SELECT hilo_next('resized') AS after_growing;

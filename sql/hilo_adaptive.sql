@@ -6,6 +6,23 @@
 -- A statement expected to fail is followed by \echo :LAST_ERROR_SQLSTATE:
 -- the output shows the error as a client sees it, then its SQLSTATE.
 
+-- The default: a key made on a first use adapts (id_gen.hilo_adaptive is
+-- on; test/regress.conf turns it off for the other tests' outputs).
+SET id_gen.hilo_adaptive = on;
+CREATE TABLE ad_default (id bigint PRIMARY KEY DEFAULT hilo_next('ad_default'));
+INSERT INTO ad_default SELECT FROM generate_series(1, 3000);
+SELECT max_lo, adaptive FROM id_gen.hilo_key WHERE relid = 'ad_default'::regclass;
+-- A new backend asks for 32 ids (one block of 1000), then, using them at
+-- once, 16 times as many each draw: 512 (one block), 8192 (a run of 9).
+SELECT hilo_backend_draws('ad_default') AS draws, max(id) AS max_id FROM ad_default;
+SELECT reserved_to FROM hilo_keys WHERE table_name = 'ad_default'::regclass;
+-- Off (as test/regress.conf sets it): a new key takes one block per draw.
+RESET id_gen.hilo_adaptive;
+CREATE TABLE ad_fixed (id bigint DEFAULT hilo_next('ad_fixed'));
+SELECT hilo_next('ad_fixed') AS first_id;
+SELECT max_lo, adaptive FROM id_gen.hilo_key WHERE relid = 'ad_fixed'::regclass;
+DROP TABLE ad_default, ad_fixed;
+
 CREATE TABLE ad (id bigint PRIMARY KEY DEFAULT hilo_next('ad'), who text);
 SELECT hilo_set_max_lo('ad', 8);
 SELECT hilo_set_adaptive('ad');

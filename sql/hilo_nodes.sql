@@ -1,13 +1,17 @@
--- Hi/Lo on many nodes: a node with an identity (id_gen.worker_id set, or a
--- Citus group) draws its own keys' ids from its own range, node * 2^53 ..
--- (node + 1) * 2^53 - 1, so two nodes never hand out one id, whatever each
--- key's history.  A single server with no identity keeps the whole space.
--- Here a stand-in pg_catalog.pg_dist_local_group plays Citus (as in
--- node_identity.sql); the group is read once per transaction.
+-- Hi/Lo on many nodes: a Citus node (or, outside Citus, a server with
+-- id_gen.hilo_node_ranges on: test/t/033_hilo_node_positions.pl) draws its
+-- own keys' ids from its own range, node * 2^43 .. (node + 1) * 2^43 - 1,
+-- so two nodes never hand out one id, whatever each key's history; every
+-- range lies below 2^53, JavaScript's exact integers.  A single server
+-- keeps the whole space, whatever its worker id.  Here a stand-in
+-- pg_catalog.pg_dist_local_group plays Citus (as in node_identity.sql);
+-- the group is read once per transaction.
 SELECT n, r.* FROM generate_series(0, 3) n, hilo_node_range(n) r
 UNION ALL SELECT 1023, r.* FROM hilo_node_range(1023) r;
-SELECT hilo_node_of(1), hilo_node_of(9007199254740991), hilo_node_of(9007199254740992),
-       hilo_node_of(9223372036854775807), hilo_node_of(0), hilo_node_of(-1);
+SELECT hilo_node_of(1), hilo_node_of(8796093022207), hilo_node_of(8796093022208),
+       hilo_node_of(9007199254740991);
+-- No node's: ids below 1, and from 2^53 on.
+SELECT hilo_node_of(9007199254740992), hilo_node_of(9223372036854775807), hilo_node_of(0), hilo_node_of(-1);
 SELECT hilo_node_range(1024); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_node_range(-1); \echo :LAST_ERROR_SQLSTATE
 
@@ -48,7 +52,7 @@ INSERT INTO nodes_on3 DEFAULT VALUES RETURNING hilo_node_of(id);
 
 -- The end of a node's range: the key is exhausted here, never spilling
 -- into node 6's range.
-SELECT hilo_set_floor('nodes_on3', (SELECT last_id - 14 FROM hilo_node_range(5)));
+SELECT hilo_set_floor('nodes_on3', (SELECT last_id - 17 FROM hilo_node_range(5)));
 \c
 INSERT INTO nodes_on3 SELECT FROM generate_series(1, 10)
 RETURNING id, hilo_node_of(id), (SELECT last_id FROM hilo_node_range(5)) - id AS before_end;

@@ -17,8 +17,9 @@ INSERT INTO rb SELECT FROM generate_series(1, 25);
 \c
 
 -- A block size changed in a transaction that rolls back stays changed, and
--- the session goes on with the block it drew under it (300 .. 399); the
--- next session draws above that block.
+-- the session goes on with the block it drew under it (100 .. 199: the
+-- first block of 100 above the ids blocks of 10 reached); the next session
+-- draws above that block.
 BEGIN;
 SELECT hilo_set_max_lo('rb', 100);
 INSERT INTO rb DEFAULT VALUES RETURNING id AS in_rolled_back_txn;
@@ -27,7 +28,7 @@ SELECT max_lo FROM hilo_keys WHERE table_name = 'rb'::regclass;
 INSERT INTO rb DEFAULT VALUES RETURNING id AS same_session;
 \c
 INSERT INTO rb SELECT FROM generate_series(1, 300);
-SELECT count(*) = count(DISTINCT id) AS unique_ids, min(id) FILTER (WHERE id > 301) AS next_session_from
+SELECT count(*) = count(DISTINCT id) AS unique_ids, min(id) FILTER (WHERE id > 101) AS next_session_from
   FROM rb;
 
 -- Likewise after ROLLBACK TO SAVEPOINT, and after PREPARE TRANSACTION and
@@ -115,8 +116,8 @@ SELECT count(*) AS no_key FROM id_gen.hilo_key WHERE relid = 'rb_late'::regclass
 -- A table created in the transaction: its key is created and changed in
 -- that transaction and lives and dies with the table.  A block size changed
 -- in a subtransaction that rolls back: the session stops using the block
--- it drew under the rolled-back size (300 .. 399), so the rows the
--- transaction commits stay unique (blocks of 10 reach 300 .. 309 again).
+-- it drew under the rolled-back size (100 .. 199), so the rows the
+-- transaction commits stay unique (blocks of 10 reach 100 .. 109 again).
 BEGIN;
 CREATE TABLE rb_fresh (id bigint PRIMARY KEY DEFAULT hilo_next('rb_fresh'));
 SELECT hilo_set_max_lo('rb_fresh', 10);

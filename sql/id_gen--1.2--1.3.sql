@@ -582,15 +582,16 @@ CREATE FUNCTION hilo_node_of(id bigint) RETURNS integer
     AS 'MODULE_PATHNAME', 'hilo_node_of'
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hilo_node_of(bigint) IS
-    'the node (worker id 0..1023) whose Hi/Lo range holds the id: id >> 53';
+    'the node (worker id 0..1023) whose Hi/Lo range holds the id: id >> 43; NULL for ids below 1 or from 2^53';
 
 CREATE FUNCTION hilo_node_range(node integer, OUT first_id bigint, OUT last_id bigint) RETURNS record
     AS 'MODULE_PATHNAME', 'hilo_node_range'
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hilo_node_range(integer) IS
-    'the ids a node''s own Hi/Lo keys draw from: node * 2^53 .. (node + 1) * 2^53 - 1 (node 0 from 1)';
+    'the ids a node''s own Hi/Lo keys draw from on Citus or with id_gen.hilo_node_ranges: node * 2^43 .. (node + 1) * 2^43 - 1 (node 0 from 1)';
 
--- Blocks of hilo_next that adapt per backend (a fixed max_lo stays the default).
+-- Blocks of hilo_next that adapt per backend (keys made on a first use adapt when
+-- id_gen.hilo_adaptive is on, the default; rows from before 1.3 keep fixed blocks).
 ALTER TABLE id_gen.hilo_key ADD COLUMN adaptive boolean NOT NULL DEFAULT false;
 COMMENT ON COLUMN id_gen.hilo_key.adaptive IS
     'true: each backend takes runs of max_lo-id blocks whose length adapts to its pace (hilo_set_adaptive)';

@@ -326,8 +326,7 @@ hilo_node_range(int32_t node) noexcept
 		return HiloNodeRange{1, INT64_MAX};
 	int64_t		first = (int64_t) node << kHiloNodeBits;
 
-	return HiloNodeRange{node == 0 ? 1 : first,
-						 node == kHiloMaxNode ? INT64_MAX : first + (((int64_t) 1 << kHiloNodeBits) - 1)};
+	return HiloNodeRange{node == 0 ? 1 : first, first + (((int64_t) 1 << kHiloNodeBits) - 1)};
 }
 
 HiloStatus

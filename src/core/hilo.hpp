@@ -199,13 +199,17 @@ HiloStatus	hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
  * nothing (ids start at 1).  overflow if that block would not fit in int64.
  */
 /*
- * Node ranges.  On many nodes (a Citus cluster, primaries that replicate
- * both ways) each node's keys draw from the node's own slice of the id
- * space, so that two nodes never hand out one id: node n of 0..1023 (its
- * worker id, as snowflake_next writes it) owns n * 2^53 .. (n+1) * 2^53 - 1,
- * node 0 from 1, node 1023 to 2^63 - 1.  An id's node is id >> 53.
+ * Node ranges.  Where there are many nodes (a Citus cluster, or primaries
+ * that write into one key space with id_gen.hilo_node_ranges on) each
+ * node's keys draw from the node's own slice of the id space, so that two
+ * nodes never hand out one id: node n of 0..1023 (its worker id, as
+ * snowflake_next writes it) owns n * 2^43 .. (n+1) * 2^43 - 1, node 0 from
+ * 1.  Every range lies below 2^53, so ids stay exact in JavaScript; each
+ * node has 8.8e12 ids per key.  An id's node is id >> 43; ids at or above
+ * 2^53 (and below 1) belong to no node.  A single server uses no range:
+ * its keys draw from the whole space, from 1.
  */
-constexpr int		kHiloNodeBits = 53;
+constexpr int		kHiloNodeBits = 43;
 constexpr int32_t	kHiloMaxNode = 1023;
 
 struct HiloNodeRange
@@ -217,11 +221,11 @@ struct HiloNodeRange
 /* Node n's range; n outside 0..kHiloMaxNode gives the whole space. */
 HiloNodeRange hilo_node_range(int32_t node) noexcept;
 
-/* The node whose range holds id (ids below 1: node 0). */
+/* The node whose range holds id; -1 for an id in no node's range. */
 constexpr int32_t
 hilo_node_of(int64_t id) noexcept
 {
-	return id < 1 ? 0 : (int32_t) (id >> kHiloNodeBits);
+	return id < 1 || (id >> kHiloNodeBits) > kHiloMaxNode ? -1 : (int32_t) (id >> kHiloNodeBits);
 }
 
 HiloStatus	hilo_floor(HiloStrategy s, int64_t size, int64_t taken_to, int64_t next_v,

@@ -16,7 +16,9 @@ extern "C" {
 #include <ctime>
 
 int			idgen_hilo_max_lo = 1000;
+bool		idgen_hilo_adaptive = true;
 int			idgen_worker_id = -1;
+bool		idgen_hilo_node_ranges = false;
 char	   *idgen_snowflake_epoch = nullptr;
 int64		idgen_snowflake_epoch_ms = 0;
 int			idgen_max_clock_backward_ms = 10;
@@ -112,12 +114,24 @@ idgen_define_gucs(void)
 	DefineCustomIntVariable("id_gen.hilo_max_lo",
 							"Block size (max_lo) given to a Hi/Lo key on its first use.",
 							"A backend hands out this many ids per hi value it draws: 1000 keeps "
-							"the slow path under 0.1% of calls and wastes at most 999 ids when a "
-							"backend exits.  Existing keys keep theirs (see hilo_set_max_lo).",
+							"the slow path under 0.1% of calls and, with fixed blocks, wastes at most "
+							"999 ids when a backend exits (an adaptive key's run, at most about a "
+							"million).  Existing keys keep theirs (see hilo_set_max_lo).",
 							&idgen_hilo_max_lo,
 							1000, 1, INT_MAX,
 							PGC_USERSET, 0,
 							nullptr, nullptr, nullptr);
+
+	DefineCustomBoolVariable("id_gen.hilo_adaptive",
+							 "Whether a Hi/Lo key gets blocks that adapt per backend on its first use.",
+							 "On (the default), a backend that uses its ids fast takes runs of max_lo-id "
+							 "blocks, up to about a million ids per draw, so that the WAL flush each draw "
+							 "needs is rare; a slow one takes one block.  Off: one block per draw.  "
+							 "Existing keys keep theirs (see hilo_set_adaptive).",
+							 &idgen_hilo_adaptive,
+							 true,
+							 PGC_USERSET, 0,
+							 nullptr, nullptr, nullptr);
 
 	DefineCustomIntVariable("id_gen.worker_id",
 							"Worker id (0..1023) written into every snowflake id; -1: automatic.",
@@ -127,6 +141,17 @@ idgen_define_gucs(void)
 							-1, -1, 1023,
 							PGC_SIGHUP, 0,
 							nullptr, nullptr, nullptr);
+
+	DefineCustomBoolVariable("id_gen.hilo_node_ranges",
+							 "Hi/Lo keys draw from this node's range of ids (by id_gen.worker_id).",
+							 "For primaries that write into one key space (logical replication both "
+							 "ways): node n's own keys draw from n * 2^43 .. (n+1) * 2^43 - 1, below "
+							 "2^53.  Off (the default), a server draws from 1 upward whatever its "
+							 "worker id; a Citus node uses its group's range either way.",
+							 &idgen_hilo_node_ranges,
+							 false,
+							 PGC_SIGHUP, 0,
+							 nullptr, nullptr, nullptr);
 
 	/*
 	 * PostgreSQL allows PGC_POSTMASTER only while preloading.  Otherwise the

@@ -6,7 +6,9 @@
 #include "pg/pg.hpp"
 
 extern int	idgen_hilo_max_lo;
+extern bool idgen_hilo_adaptive;	/* new keys adaptive (hilo_set_adaptive) */
 extern int	idgen_worker_id;
+extern bool idgen_hilo_node_ranges;	/* Hi/Lo node ranges outside Citus */
 extern char *idgen_snowflake_epoch;
 extern int64 idgen_snowflake_epoch_ms;	/* parsed idgen_snowflake_epoch */
 extern int	idgen_max_clock_backward_ms;

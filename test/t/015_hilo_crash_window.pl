@@ -34,10 +34,17 @@ wal_writer_delay = 10s
 });
 $node->start;
 
+# t has one block per draw (id_gen.hilo_adaptive off when it is made), so
+# that A and B draw side by side; t_ad adapts (the default), and its runs
+# are drawn with the key lock held exclusively up to the flush (part 2).
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION id_gen;
 	CREATE TABLE t (id bigint PRIMARY KEY DEFAULT hilo_next('t'));
+	SET id_gen.hilo_adaptive = off;
 	SELECT hilo_set_max_lo('t', 10);
+	RESET id_gen.hilo_adaptive;
+	CREATE TABLE t_ad (id bigint PRIMARY KEY DEFAULT hilo_next('t_ad'));
+	SELECT hilo_set_max_lo('t_ad', 10);
 	INSERT INTO t SELECT FROM generate_series(1, 25);
 });
 my $committed_max = $node->safe_psql('postgres', 'SELECT max(id) FROM t');
@@ -79,6 +86,31 @@ cmp_ok($after, '>', $b_max, 'the first block drawn after the crash lies above th
 $node->safe_psql('postgres', 'INSERT INTO t SELECT FROM generate_series(1, 400)');
 is($node->safe_psql('postgres', "SELECT count(*) FROM t WHERE id BETWEEN $b_min AND $b_max"),
 	'0', "no later block contains B's ids");
+
+# 2. An adaptive key: A draws a run of blocks (one nextval() and one
+# setval() past the rest) and stops before flushing; B, drawing from the
+# same key, waits for A's key lock instead of returning ids A's unflushed
+# records cover.
+is($node->safe_psql('postgres', "SELECT adaptive FROM id_gen.hilo_key WHERE relid = 't_ad'::regclass"),
+	't', 't_ad adapts');
+$holder = $node->background_psql('postgres');
+$holder->query_safe('SELECT pg_advisory_lock(4243)');
+$node->safe_psql('postgres', 'CHECKPOINT');
+$a = $node->background_psql('postgres');
+$a->query_safe('SET id_gen.test_wait_before_draw_flush = 4243');
+$a->query_until(qr/drawing/, "\\echo drawing\nSELECT hilo_next('t_ad');\n");
+$node->poll_query_until('postgres', q{
+	SELECT count(*) = 1 FROM pg_locks
+	 WHERE locktype = 'advisory' AND objid = 4243 AND NOT granted})
+  or die 'A did not reach its pause point';
+my ($ret, $out, $err) = $node->psql('postgres',
+	"SET statement_timeout = '1s'; SELECT hilo_next('t_ad') FROM generate_series(1, 5)");
+like($err, qr/statement timeout/, 'B waits for the run A has not flushed yet');
+$node->stop('immediate');
+$a->{run}->kill_kill;
+$holder->{run}->kill_kill;
+$node->start;
+cmp_ok($node->safe_psql('postgres', "SELECT hilo_next('t_ad')"), '>', 0, 'the adaptive key draws after the crash');
 
 $node->stop;
 done_testing();

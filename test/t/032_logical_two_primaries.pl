@@ -10,8 +10,9 @@
 # - With distinct identities the check is clean, and once replication has
 #   caught up every node holds both nodes' rows with no duplicate in any
 #   generator: snowflake_next, jsid_next, decimal_id, timeuuid_next, and
-#   hilo_next, whose keys draw from each node's own range (the merged
-#   table below would refuse two keys that both started at 1).
+#   hilo_next, whose keys draw from each node's own range with
+#   id_gen.hilo_node_ranges on (the merged table below would refuse two
+#   keys that both started at 1).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -62,7 +63,9 @@ my $i = 0;
 for my $name ('a', 'b')
 {
 	$i++;
-	$node{$name}->append_conf('postgresql.conf', "id_gen.worker_id = $i\nid_gen.launch_id = $i\n");
+	# node ranges: each node's Hi/Lo keys draw from its worker id's range
+	$node{$name}->append_conf('postgresql.conf',
+		"id_gen.worker_id = $i\nid_gen.launch_id = $i\nid_gen.hilo_node_ranges = on\n");
 	$node{$name}->reload;
 }
 $node{a}->poll_query_until('postgres', 'SELECT worker_id = 1 AND launch_id = 1 FROM node_identity()')

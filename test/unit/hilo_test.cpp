@@ -198,7 +198,7 @@ TEST(Hilo, RebaseNeverOverlaps)
 
 TEST(Hilo, NodeRangesTileTheSpace)
 {
-	/* 1024 ranges, each right after the one before, from 1 to 2^63 - 1. */
+	/* 1024 ranges, each right after the one before, from 1 to 2^53 - 1. */
 	int64_t		expect_first = 1;
 
 	for (int32_t n = 0; n <= kHiloMaxNode; n++)
@@ -209,20 +209,20 @@ TEST(Hilo, NodeRangesTileTheSpace)
 		ASSERT_LT(r.first, r.last);
 		EXPECT_EQ(hilo_node_of(r.first), n);
 		EXPECT_EQ(hilo_node_of(r.last), n);
-		if (n < kHiloMaxNode)
-		{
-			EXPECT_EQ(r.last - r.first + 1, n == 0 ? (INT64_C(1) << 53) - 1 : INT64_C(1) << 53);
-			expect_first = r.last + 1;
-		}
-		else
-			EXPECT_EQ(r.last, INT64_MAX);
+		EXPECT_EQ(r.last - r.first + 1, n == 0 ? (INT64_C(1) << 43) - 1 : INT64_C(1) << 43);
+		expect_first = r.last + 1;
 	}
+	/* The last node ends below 2^53: JavaScript's exact integers. */
+	EXPECT_EQ(hilo_node_range(kHiloMaxNode).last, (INT64_C(1) << 53) - 1);
 	/* No node: the whole space. */
 	EXPECT_EQ(hilo_node_range(-1).first, 1);
 	EXPECT_EQ(hilo_node_range(-1).last, INT64_MAX);
 	EXPECT_EQ(hilo_node_range(1024).last, INT64_MAX);
-	EXPECT_EQ(hilo_node_of(0), 0);
-	EXPECT_EQ(hilo_node_of(-5), 0);
+	/* Ids in no node's range. */
+	EXPECT_EQ(hilo_node_of(0), -1);
+	EXPECT_EQ(hilo_node_of(-5), -1);
+	EXPECT_EQ(hilo_node_of(INT64_C(1) << 53), -1);
+	EXPECT_EQ(hilo_node_of(INT64_MAX), -1);
 }
 
 TEST(Hilo, NodeFloorStartsInTheRange)

@@ -40,7 +40,7 @@ hilo_submit_change(HiloRequest *req, const HiloKeyRow *row)
 	{
 		bool		complete;
 
-		if (!hilo_data_max(req->relid, false, &req->taken_to, &complete))
+		if (!hilo_data_max(req->relid, hilo_key_range(nullptr), false, &req->taken_to, &complete))
 			req->taken_to = 0;
 	}
 	hilo_change_key(req, row);
@@ -81,6 +81,7 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 	req.op = HiloOp::set_max_lo;
 	req.relid = relid;
 	req.max_lo = max_lo;
+	req.adaptive = idgen_hilo_adaptive;	/* for a key it creates */
 	hilo_submit_change(&req, found ? &row : nullptr);
 	PG_RETURN_VOID();
 }
@@ -225,11 +226,6 @@ IDGEN_FUNCTION(hilo_set_floor)
 	hilo_check_table(relid, true);
 	PreventCommandIfReadOnly("hilo_set_floor()");
 
-	if (!hilo_data_max(relid, false, &taken, &complete) || taken < 0)
-		taken = 0;
-	if (has_id && next_id - 1 > taken)
-		taken = next_id - 1;
-
 	if (!hilo_read_key(relid, &row, true) || hilo_key_needs_repair(relid, &row, false))
 	{
 		hilo_create_key(relid, idgen_hilo_max_lo);
@@ -245,6 +241,12 @@ IDGEN_FUNCTION(hilo_set_floor)
 				 errmsg("permission denied for sequence %s", hilo_relname(row.seqid)),
 				 errdetail("Moving a bound key to a given id moves the application's sequence, as setval() does."),
 				 errhint("Grant UPDATE on the sequence, or pass NULL to move the key just above the table's rows.")));
+
+	/* The ids in the key's range (another node's do not count). */
+	if (!hilo_data_max(relid, hilo_key_range(&row), false, &taken, &complete) || taken < 0)
+		taken = 0;
+	if (has_id && next_id - 1 > taken)
+		taken = next_id - 1;
 
 	/* Like ALTER SEQUENCE: waits for draws in progress, holds off new ones. */
 	LockRelationOid(row.seqid, ShareRowExclusiveLock);
@@ -368,10 +370,14 @@ IDGEN_FUNCTION(hilo_reserved_to)
 	PG_RETURN_INT64(idgen::hilo_reserved_to(strategy, PG_GETARG_INT64(1), size));
 }
 
-/* hilo_node_of(id bigint): the node whose range holds id. */
+/* hilo_node_of(id bigint): the node whose range holds id; NULL: none does. */
 IDGEN_FUNCTION(hilo_node_of)
 {
-	PG_RETURN_INT32(idgen::hilo_node_of(PG_GETARG_INT64(0)));
+	int32		node = idgen::hilo_node_of(PG_GETARG_INT64(0));
+
+	if (node < 0)
+		PG_RETURN_NULL();
+	PG_RETURN_INT32(node);
 }
 
 /* hilo_node_range(node integer, OUT first_id bigint, OUT last_id bigint) */

@@ -382,6 +382,16 @@ hilo_read_key(Oid relid, HiloKeyRow *row, bool missing_ok)
 	if (!hilo_fetch_key(relid, row, NULL))
 		return false;
 	row->seqid = hilo_seq_resolve(row->seqname);
+	if (!OidIsValid(row->seqid))
+	{
+		/*
+		 * The row, read with the latest snapshot, may name a sequence
+		 * created by a change committed since this backend last read the
+		 * invalidation queue (a block size grown, a bind): read it, retry.
+		 */
+		AcceptInvalidationMessages();
+		row->seqid = hilo_seq_resolve(row->seqname);
+	}
 	row->increment = 0;
 	if (OidIsValid(row->seqid))
 		row->increment = hilo_seq_increment(row->seqid);

@@ -13,9 +13,12 @@
  *    owner (hilo_leaf_trusted; the security model, hilo.hpp); on a Citus
  *    node also tbl's shards, whose DEFAULT names tbl by its qualified name
  *    (hilo/citus.cpp);
- *  - their largest id (hilo_data_max): one backward probe of a btree index
- *    that leads with the column, or a full scan where none exists, with a
- *    dirty snapshot so that rows of transactions still in progress count;
+ *  - their largest id in the key's range (hilo_data_max): one backward
+ *    probe of a btree index that leads with the column, starting at the
+ *    range's end, or a full scan where none exists, with a dirty snapshot
+ *    so that rows of transactions still in progress count.  Ids of other
+ *    nodes' ranges (rows replicated from them) never collide with this
+ *    node's and do not count;
  *  - the draw-time check: every block drawn is checked against the indexed
  *    columns and the sequence moved forward if the data reaches it
  *    (hilo_block_above_data).  A new key starts above the data, and keys
@@ -520,19 +523,27 @@ hilo_datum_int64(Datum d, Oid typid)
 }
 
 /*
- * The largest value of one leaf's column, read through its index or (not
+ * The largest value in [lo, hi] of one leaf's column, read through its
+ * index (one probe: the first value at or below hi, scanning down) or (not
  * cheap_only) a full scan, with a dirty snapshot: rows committed or being
  * inserted by transactions in progress (this one included) count.
  * Returns false if it has none or could not be read.
  */
 static bool
-hilo_leaf_max(const HiloLeaf *leaf, bool cheap_only, int64 *max)
+hilo_leaf_max(const HiloLeaf *leaf, bool cheap_only, int64 lo, int64 hi, int64 *max)
 {
-	Relation	heap = try_table_open(leaf->relid, AccessShareLock);
+	Relation	heap;
 	SnapshotData dirty;
 	TupleTableSlot *slot;
 	bool		found = false;
+	int64		type_max = leaf->typid == INT2OID ? PG_INT16_MAX :
+		leaf->typid == INT4OID ? PG_INT32_MAX : PG_INT64_MAX;
 
+	/* A narrower column holds nothing in a range above its type. */
+	if (lo > type_max)
+		return false;
+	hi = Min(hi, type_max);
+	heap = try_table_open(leaf->relid, AccessShareLock);
 	if (heap == NULL)
 		return false;
 	InitDirtySnapshot(dirty);
@@ -544,21 +555,25 @@ hilo_leaf_max(const HiloLeaf *leaf, bool cheap_only, int64 *max)
 		if (index != NULL && index->rd_rel->relkind == RELKIND_INDEX)
 		{
 			IndexScanDesc scan = idgen_index_beginscan(heap, index, &dirty, 1, 0);
-			ScanKeyData notnull;
+			ScanKeyData below;
 
-			ScanKeyEntryInitialize(&notnull, SK_ISNULL | SK_SEARCHNOTNULL, 1, InvalidStrategy,
-								   InvalidOid, InvalidOid, InvalidOid, (Datum) 0);
-			index_rescan(scan, &notnull, 1, NULL, 0);
-			while (index_getnext_slot(scan, leaf->backward ? BackwardScanDirection : ForwardScanDirection, slot))
+			/* column <= hi, compared within the column's type (no NULLs). */
+			if (leaf->typid == INT2OID)
+				ScanKeyInit(&below, 1, BTLessEqualStrategyNumber, F_INT2LE, Int16GetDatum((int16) hi));
+			else if (leaf->typid == INT4OID)
+				ScanKeyInit(&below, 1, BTLessEqualStrategyNumber, F_INT4LE, Int32GetDatum((int32) hi));
+			else
+				ScanKeyInit(&below, 1, BTLessEqualStrategyNumber, F_INT8LE, Int64GetDatum(hi));
+			index_rescan(scan, &below, 1, NULL, 0);
+			if (index_getnext_slot(scan, leaf->backward ? BackwardScanDirection : ForwardScanDirection, slot))
 			{
 				bool		isnull;
 				Datum		d = slot_getattr(slot, leaf->attnum, &isnull);
 
-				if (!isnull)
+				if (!isnull && hilo_datum_int64(d, leaf->typid) >= lo)
 				{
 					*max = hilo_datum_int64(d, leaf->typid);
 					found = true;
-					break;
 				}
 			}
 			index_endscan(scan);
@@ -581,9 +596,11 @@ hilo_leaf_max(const HiloLeaf *leaf, bool cheap_only, int64 *max)
 			{
 				int64		v = hilo_datum_int64(d, leaf->typid);
 
-				if (!found || v > *max)
+				if (v >= lo && v <= hi && (!found || v > *max))
+				{
 					*max = v;
-				found = true;
+					found = true;
+				}
 			}
 		}
 		table_endscan(scan);
@@ -659,7 +676,7 @@ hilo_leaf_has_in_range(const HiloLeaf *leaf, int64 lo, int64 hi)
 }
 
 bool
-hilo_data_max(Oid relid, bool cheap_only, int64 *max, bool *complete)
+hilo_data_max(Oid relid, idgen::HiloNodeRange range, bool cheap_only, int64 *max, bool *complete)
 {
 	HiloLeaf   *leaves;
 	int			n;
@@ -681,7 +698,7 @@ hilo_data_max(Oid relid, bool cheap_only, int64 *max, bool *complete)
 			*complete = false;
 			continue;
 		}
-		if (hilo_leaf_max(&leaf, cheap_only, &m) && (!any || m > *max))
+		if (hilo_leaf_max(&leaf, cheap_only, range.first, range.last, &m) && (!any || m > *max))
 		{
 			*max = m;
 			any = true;
@@ -715,7 +732,8 @@ static int64 hilo_step_taken = 0;
 static uint32 hilo_step_count = 0;
 
 bool
-hilo_block_above_data(Oid relid, Oid seqid, HiloStrategy strategy, int64 size, const HiloBlock *block)
+hilo_block_above_data(Oid relid, Oid seqid, idgen::HiloNodeRange range, HiloStrategy strategy, int64 size,
+					  const HiloBlock *block)
 {
 	int64		taken = 0;
 	bool		complete;
@@ -727,7 +745,7 @@ hilo_block_above_data(Oid relid, Oid seqid, HiloStrategy strategy, int64 size, c
 	if (relid == hilo_step_relid && block->next <= hilo_step_taken && (++hilo_step_count % 64) != 0)
 		return false;
 	hilo_step_relid = InvalidOid;
-	if (!hilo_data_max(relid, true, &taken, &complete) || block->next > taken)
+	if (!hilo_data_max(relid, range, true, &taken, &complete) || block->next > taken)
 		return true;
 
 	/* The table holds ids at or above the block's first: move above them. */

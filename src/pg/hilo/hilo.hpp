@@ -22,8 +22,10 @@
  *   hilo/citus.cpp    a utility hook letting Citus create shards whose
  *                     default names a shell table not created yet
  *
- * On many nodes each node's own keys draw from its node range (core
- * hilo_node_range; hilo_this_node_range, hilo/next.cpp).
+ * On many nodes (Citus, or id_gen.hilo_node_ranges on) each node's own
+ * keys draw from its node range (core hilo_node_range;
+ * hilo_this_node_range, hilo/next.cpp); a single server uses the whole
+ * space.
  *
  * Where the state lives:
  *  - id_gen.hilo_key: one row per key (table, sequence name, strategy,
@@ -182,7 +184,7 @@ struct HiloRequest
 	int32		max_lo;
 	Oid			seqid;			/* bind: the sequence */
 	idgen::HiloStrategy strategy;	/* bind: the formula */
-	bool		adaptive;		/* set_adaptive: the new setting */
+	bool		adaptive;		/* set_adaptive: the new setting; else a new key's */
 	int64		taken_to;		/* create_key, set_max_lo: the data floor the caller read */
 	/* Set by the worker. */
 	bool		committed;
@@ -306,6 +308,15 @@ struct HiloRun
 };
 
 /*
+ * The first lock of a draw: RowExclusiveLock on the key's sequence, as
+ * nextval() takes it, and the check that it is permanent.  False (nothing
+ * held) if it was dropped meanwhile: the key moved to another sequence (a
+ * hilo_set_max_lo that grew the block, a hilo_bind), whose row the caller
+ * reads again.
+ */
+extern bool hilo_lock_seq_for_draw(Oid seqid);
+
+/*
  * Draws need whole blocks of relid's key, as row says, into run: value by
  * value, starting again after a value someone else took, or, when alone
  * (nobody else can draw from the sequence meanwhile: the key lock held
@@ -330,13 +341,21 @@ extern bool hilo_block_checked(Oid relid, Oid seqid, idgen::HiloStrategy strateg
 							   int64 size, int attempt, idgen::HiloBlock *block);
 
 /*
- * This node's range of Hi/Lo ids (core hilo_node_range): the range of its
- * worker id when that is set or derived from its Citus group, else (a
- * single server) the whole space; ERROR 55000 for a Citus group past 1023.
- * Keys' own sequences draw inside it; bound sequences are the
- * application's, which numbers them.
+ * This node's range of Hi/Lo ids (core hilo_node_range): on a Citus node,
+ * or with id_gen.hilo_node_ranges on, the range of its worker id (set, or
+ * derived from its Citus group); on a single server the whole space,
+ * whatever id_gen.worker_id says.  ERROR 55000 for a group past 1023, or
+ * node ranges on without a worker id.  Keys' own sequences draw inside it;
+ * bound sequences are the application's, which numbers them.
  */
 extern idgen::HiloNodeRange hilo_this_node_range(void);
+
+/*
+ * The ids a key draws from, and whose largest its data floor counts: this
+ * node's range for an own sequence (row nullptr: a key not made yet, which
+ * gets one), the whole space for a bound one.
+ */
+extern idgen::HiloNodeRange hilo_key_range(const HiloKeyRow *row);
 
 /* Whether an own sequence's next block starts below this node's range. */
 extern bool hilo_own_seq_below_node(const HiloKeyRow *row);
@@ -390,23 +409,27 @@ extern void hilo_check_move_privilege(Oid seqid, Oid role);
  * --------------------------------------------------------------------- */
 
 /*
- * The largest id in a key's column(s): the columns whose DEFAULT is
- * hilo_next(relid), in every table (and every partition or inheritance
- * child) that has one.  Ids being inserted by transactions still in progress
- * count.  cheap_only: read only columns a btree index leads with (one index
- * probe each) and set *complete to false if some column has none; otherwise
- * read the others in full.  Returns false if no column holds an id.
+ * The largest id in range (hilo_key_range) in a key's column(s): the
+ * columns whose DEFAULT is hilo_next(relid), in every table (and every
+ * partition or inheritance child) that has one.  Ids outside the range
+ * (another node's, replicated here) do not count; ids being inserted by
+ * transactions still in progress do.  cheap_only: read only columns a btree
+ * index leads with (one index probe each) and set *complete to false if
+ * some column has none; otherwise read the others in full.  Returns false
+ * if no column holds an id in the range.
  */
-extern bool hilo_data_max(Oid relid, bool cheap_only, int64 *max, bool *complete);
+extern bool hilo_data_max(Oid relid, idgen::HiloNodeRange range, bool cheap_only, int64 *max,
+						  bool *complete);
 
 /*
  * Draw time: whether a block just drawn may be handed out (it lies above
- * the column's largest id, as far as an index tells cheaply).  If not, the
- * sequence has been moved forward, or could not be and will be stepped by
- * drawing again; the caller draws again.
+ * the column's largest id in range, as far as an index tells cheaply).  If
+ * not, the sequence has been moved forward, or could not be and will be
+ * stepped by drawing again; the caller draws again.
  */
-extern bool hilo_block_above_data(Oid relid, Oid seqid, idgen::HiloStrategy strategy,
-								  int64 size, const idgen::HiloBlock *block);
+extern bool hilo_block_above_data(Oid relid, Oid seqid, idgen::HiloNodeRange range,
+								  idgen::HiloStrategy strategy, int64 size,
+								  const idgen::HiloBlock *block);
 
 /* Whether ids already in the table reach into a cached block (cheap check). */
 extern bool hilo_block_reached(Oid relid, const idgen::HiloBlock *block);
@@ -438,6 +461,9 @@ extern bool hilo_key_needs_repair(Oid relid, const HiloKeyRow *row, bool never_d
 extern int64 hilo_new_seq_number(void);
 extern void hilo_place_new_seq(const char *seqname, int32 max_lo, int64 taken_to);
 extern void hilo_repair_key_sql(Oid relid, int64 taken_to);
+
+/* A new own sequence for a key with this formula, at v: its qualified name. */
+extern char *hilo_new_own_seq(idgen::HiloStrategy strategy, int32 max_lo, int64 v);
 
 /* ---------------------------------------------------------------------
  * hilo/orm.cpp: keys bound to an ORM's hi table row

@@ -239,10 +239,18 @@ hilo_block_checked(Oid relid, Oid seqid, idgen::HiloStrategy strategy, int64 v, 
 idgen::HiloNodeRange
 hilo_this_node_range(void)
 {
-	idgen::node_identity::Resolved w = idgen_node_worker(idgen::kHiloMaxNode);
+	int64		group = 0;
+	idgen::node_identity::Resolved w;
 
-	if (w.source == idgen::node_identity::Source::Default)
+	/* A single server: the whole space, whatever its worker id. */
+	if (!idgen_hilo_node_ranges && !idgen_citus_group(&group))
 		return idgen::hilo_node_range(-1);
+	w = idgen_node_worker(idgen::kHiloMaxNode);
+	if (w.source == idgen::node_identity::Source::Default)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this node has no Hi/Lo range: id_gen.hilo_node_ranges is on but id_gen.worker_id is not set"),
+				 errhint("Set id_gen.worker_id on this node to a number no other node uses, or turn id_gen.hilo_node_ranges off.")));
 	if (w.status != idgen::node_identity::Status::Ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -250,6 +258,14 @@ hilo_this_node_range(void)
 						(int) idgen::kHiloMaxNode),
 				 errhint("Set id_gen.worker_id on this node to a number no other node uses.")));
 	return idgen::hilo_node_range(w.id);
+}
+
+idgen::HiloNodeRange
+hilo_key_range(const HiloKeyRow *row)
+{
+	if (row != nullptr && !row->own_seq)
+		return idgen::hilo_node_range(-1);
+	return hilo_this_node_range();
 }
 
 bool
@@ -284,7 +300,20 @@ hilo_check_node_end(Oid relid, const HiloKeyRow *row, const HiloBlock *block)
 				 errmsg("Hi/Lo key of table %s has used up this node's range", hilo_relname(relid)),
 				 errdetail("The node's ids end at " INT64_FORMAT "; the next block would end at " INT64_FORMAT ".",
 						   range.last, block->last),
-				 errhint("No id was handed out.  Each node owns 2^53 ids; give this node another worker id.")));
+				 errhint("No id was handed out.  Each node owns 2^43 ids per key; give this node another worker id.")));
+}
+
+bool
+hilo_lock_seq_for_draw(Oid seqid)
+{
+	LockRelationOid(seqid, RowExclusiveLock);
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(seqid)))
+	{
+		UnlockRelationOid(seqid, RowExclusiveLock);
+		return false;
+	}
+	hilo_require_permanent_seq(seqid);
+	return true;
 }
 
 /* At most this many values are drawn one by one for one run. */
@@ -334,7 +363,7 @@ hilo_take_run(Oid relid, const HiloKeyRow *row, int64 need, bool alone, HiloRun 
 		if (blocks == 0 || block.next != run->ids.last + 1)
 		{
 			/* A first block, or someone else took the values in between. */
-			if (!hilo_block_above_data(relid, seqid, row->strategy, size, &block))
+			if (!hilo_block_above_data(relid, seqid, hilo_key_range(row), row->strategy, size, &block))
 				continue;
 			run->ids = block;
 			run->first_v = v;
@@ -442,8 +471,11 @@ hilo_draw(Oid relid, HiloEntry *e)
 	}
 	mode = need > 1 ? ExclusiveLock : ShareLock;
 
-	LockRelationOid(seqid, RowExclusiveLock);
-	hilo_require_permanent_seq(seqid);
+	if (!hilo_lock_seq_for_draw(seqid))
+	{
+		hilo_cache->erase(relid);
+		return false;
+	}
 	hilo_lock_key(relid, mode);
 	if (!hilo_refresh(relid, e, &row))
 	{
@@ -487,7 +519,7 @@ hilo_draw(Oid relid, HiloEntry *e)
 		hilo_draw_durable(seqid);
 		if (!hilo_block_checked(relid, seqid, e->strategy, v, e->size, attempt, &block))
 			continue;			/* a block below 1: draw again */
-		if (!hilo_block_above_data(relid, seqid, e->strategy, e->size, &block))
+		if (!hilo_block_above_data(relid, seqid, hilo_key_range(&row), e->strategy, e->size, &block))
 			continue;			/* ids already in the table: draw again */
 		hilo_check_node_end(relid, &row, &block);
 		e->block = block;

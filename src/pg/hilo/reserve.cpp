@@ -133,8 +133,8 @@ hilo_reserve_run(Oid relid, const HiloKeyRow *seen, int64 want, HiloClient *c)
 	HiloRun		run;
 
 	/* The order of a draw: the sequence, then the key (hilo_draw). */
-	LockRelationOid(seqid, RowExclusiveLock);
-	hilo_require_permanent_seq(seqid);
+	if (!hilo_lock_seq_for_draw(seqid))
+		return false;			/* the key moved to another sequence and dropped it */
 	hilo_lock_key(relid, ExclusiveLock);
 	if (!hilo_read_key(relid, &row, true) || row.seqid != seqid || hilo_own_seq_below_node(&row))
 	{
@@ -262,7 +262,7 @@ IDGEN_FUNCTION(hilo_return)
 		HiloPrivState st;
 
 		/* Ids already in the table stay out of anybody's future range. */
-		if (hilo_data_max(relid, true, &data_max, &complete) && data_max >= next_unused)
+		if (hilo_data_max(relid, hilo_key_range(&row), true, &data_max, &complete) && data_max >= next_unused)
 			next_unused = data_max < INT64_MAX ? data_max + 1 : INT64_MAX;
 
 		hilo_priv_enter(&st);

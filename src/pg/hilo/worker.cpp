@@ -23,6 +23,7 @@
  */
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
+#include "pg/guc.hpp"
 
 #include "pg/hilo/hilo.hpp"
 #include "pg/shmem.hpp"
@@ -31,6 +32,7 @@ extern "C" {
 #include "access/relation.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "catalog/namespace.h"
 #include "miscadmin.h"
 #include "executor/spi.h"
 #include "postmaster/bgworker.h"
@@ -68,10 +70,11 @@ extern "C" PGDLLEXPORT void idgen_hilo_worker_main(Datum main_arg);
  * there).  The key lock serialises concurrent first uses of one key; the
  * primary key is the last line of defence.  The new sequence starts so
  * that the first block lies above taken_to, the largest id the caller found
- * in the table.
+ * in the table.  adaptive: its blocks adapt per backend (id_gen.hilo_adaptive,
+ * on an installation whose key table has the column).
  */
 static void
-hilo_create_key_sql(Oid relid, int32 max_lo, int64 taken_to)
+hilo_create_key_sql(Oid relid, int32 max_lo, int64 taken_to, bool adaptive)
 {
 	Oid			oidtype[1] = {OIDOID};
 	Oid			regtype[1] = {REGCLASSOID};
@@ -120,6 +123,11 @@ hilo_create_key_sql(Oid relid, int32 max_lo, int64 taken_to)
 			snprintf(sql, sizeof(sql), "DROP SEQUENCE id_gen.hilo_seq_" INT64_FORMAT, n);
 			hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
 		}
+		else if (adaptive &&
+				 get_attnum(get_relname_relid("hilo_key", get_namespace_oid("id_gen", false)),
+							"adaptive") != InvalidAttrNumber)
+			hilo_spi("UPDATE id_gen.hilo_key SET adaptive = true WHERE relid = $1", 1, itypes, ivalues,
+					 SPI_OK_UPDATE);
 	}
 }
 
@@ -174,9 +182,15 @@ hilo_lock_for_change(Oid relid, Oid newseq, HiloKeyRow *row)
 	for (;;)
 	{
 		HiloKeyRow	seen;
-		bool		found = hilo_read_key(relid, &seen);
+		/*
+		 * Read before any lock, the row may name a sequence a change just
+		 * committed has created, which this backend cannot see until it
+		 * reads that change's invalidations (the key lock below does):
+		 * missing here is no error, and the row is read again under the lock.
+		 */
+		bool		found = hilo_read_key(relid, &seen, true);
 		HiloSeqLock locks[2];
-		int			n = hilo_change_locks(found ? &seen : nullptr, newseq, locks);
+		int			n = hilo_change_locks(found && OidIsValid(seen.seqid) ? &seen : nullptr, newseq, locks);
 
 		for (int i = 0; i < n; i++)
 			LockRelationOid(locks[i].seqid, locks[i].mode);
@@ -230,29 +244,56 @@ hilo_check_move_privilege(Oid seqid, Oid role)
  * hilo_set_max_lo's change, as the extension owner in a privileged SPI
  * context (the key worker's transaction, or the caller's for a table
  * created in it): a key not used yet is created with block size max_lo;
- * else the sequence is moved so that the next block under max_lo starts
- * above every block drawn under the old size, and the row is rewritten.
+ * else the next block under max_lo must start above every block drawn
+ * under the old size, and the row is rewritten.
+ *
+ * A key's own sequence keeps its position in ids: the next block starts at
+ * the first id no block reached (and inside this node's range), whatever
+ * the sizes, so that growing the block size never rescales the position
+ * (v * max_lo would multiply it, and carry a node's key out of its range).
+ * Where that block needs a value below the one the sequence would return,
+ * the key moves to a new own sequence placed there, and the old one is
+ * returned for the caller to drop: a sequence never moves back, since
+ * setval() is not transactional and a crash before the commit would pair
+ * the old block size with a lower value.  A bound sequence is the
+ * application's: it only moves forward (hilo_rebase).
  */
-static void
-hilo_set_max_lo_sql(Oid relid, int32 max_lo, Oid caller, int64 taken_to)
+static Oid
+hilo_set_max_lo_sql(Oid relid, int32 max_lo, Oid caller, int64 taken_to, bool adaptive)
 {
 	HiloKeyRow	row;
 	bool		pooled;
+	int64		next_v;
 	int64		new_next_v = 0;
+	HiloStatus	st;
+	Oid			types[3] = {REGCLASSOID, INT4OID, TEXTOID};
+	Datum		values[3];
+	char	   *newseq = NULL;
 
 	if (!hilo_lock_for_change(relid, InvalidOid, &row))
 	{
-		hilo_create_key_sql(relid, max_lo, taken_to);
+		hilo_create_key_sql(relid, max_lo, taken_to, adaptive);
 		CacheInvalidateRelcacheByRelid(relid);
-		return;
+		return InvalidOid;
 	}
 	if (hilo_row_size(&row) == max_lo)
-		return;					/* nothing to change */
+		return InvalidOid;		/* nothing to change */
 	hilo_check_set_max_lo_privileges(&row, caller);
 
 	pooled = idgen::hilo_size_is_increment(row.strategy);
-	if (idgen::hilo_rebase(row.strategy, hilo_seq_next_value(row.seqid), hilo_row_size(&row),
-						   max_lo, &new_next_v) != HiloStatus::ok)
+	next_v = hilo_seq_next_value(row.seqid);
+	if (row.own_seq)
+	{
+		idgen::HiloNodeRange range = hilo_this_node_range();
+
+		st = idgen::hilo_move(row.strategy, next_v, hilo_row_size(&row), row.strategy, 0, max_lo,
+							  &new_next_v);
+		if (st == HiloStatus::ok)
+			st = idgen::hilo_floor(row.strategy, max_lo, range.first - 1, new_next_v, &new_next_v);
+	}
+	else
+		st = idgen::hilo_rebase(row.strategy, next_v, hilo_row_size(&row), max_lo, &new_next_v);
+	if (st != HiloStatus::ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
 				 errmsg("cannot change the block size of the Hi/Lo key of table %s to %d",
@@ -260,23 +301,30 @@ hilo_set_max_lo_sql(Oid relid, int32 max_lo, Oid caller, int64 taken_to)
 				 errdetail("Its next block would give ids above 9223372036854775807."),
 				 errhint("Nothing was changed.")));
 
-	if (pooled && row.increment != max_lo)
+	if (new_next_v < next_v)
+		newseq = hilo_new_own_seq(row.strategy, max_lo, new_next_v);
+	else
 	{
-		/* The block size of pooled strategies is the increment. */
-		char	   *sql = psprintf("ALTER SEQUENCE %s INCREMENT BY %d",
-								   hilo_quoted_name(row.seqid), max_lo);
+		if (pooled && row.increment != max_lo)
+		{
+			/* The block size of pooled strategies is the increment. */
+			char	   *sql = psprintf("ALTER SEQUENCE %s INCREMENT BY %d",
+									   hilo_quoted_name(row.seqid), max_lo);
 
-		hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
+			hilo_spi(sql, 0, NULL, NULL, SPI_OK_UTILITY);
+		}
+		hilo_seq_set_next(row.seqid, new_next_v);
 	}
-	hilo_seq_set_next(row.seqid, new_next_v);
-	{
-		Oid			types[2] = {REGCLASSOID, INT4OID};
-		Datum		values[2] = {ObjectIdGetDatum(relid), Int32GetDatum(max_lo)};
-
-		hilo_spi("UPDATE id_gen.hilo_key SET max_lo = $2 WHERE relid = $1", 2, types, values,
-				 SPI_OK_UPDATE);
-	}
+	values[0] = ObjectIdGetDatum(relid);
+	values[1] = Int32GetDatum(max_lo);
+	values[2] = CStringGetTextDatum(newseq != NULL ? newseq : "");
+	/* seq::regclass: the column is regclass before the update to 1.3. */
+	hilo_spi(newseq != NULL
+			 ? "UPDATE id_gen.hilo_key SET max_lo = $2, seq = $3::pg_catalog.regclass WHERE relid = $1"
+			 : "UPDATE id_gen.hilo_key SET max_lo = $2 WHERE relid = $1",
+			 newseq != NULL ? 3 : 2, types, values, SPI_OK_UPDATE);
 	CacheInvalidateRelcacheByRelid(relid);
+	return newseq != NULL ? row.seqid : InvalidOid;
 }
 
 /*
@@ -342,7 +390,7 @@ hilo_set_adaptive_sql(Oid relid, bool adaptive, int32 max_lo, int64 taken_to)
 	Datum		values[2] = {ObjectIdGetDatum(relid), BoolGetDatum(adaptive)};
 
 	if (!hilo_lock_for_change(relid, InvalidOid, &row))
-		hilo_create_key_sql(relid, max_lo, taken_to);
+		hilo_create_key_sql(relid, max_lo, taken_to, adaptive);
 	else if (row.adaptive == adaptive)
 		return;
 	hilo_spi("UPDATE id_gen.hilo_key SET adaptive = $2 WHERE relid = $1", 2, types, values,
@@ -357,11 +405,10 @@ hilo_apply(HiloRequest *req)
 	switch (req->op)
 	{
 		case HiloOp::create_key:
-			hilo_create_key_sql(req->relid, req->max_lo, req->taken_to);
+			hilo_create_key_sql(req->relid, req->max_lo, req->taken_to, req->adaptive);
 			break;
 		case HiloOp::set_max_lo:
-			hilo_set_max_lo_sql(req->relid, req->max_lo, req->caller, req->taken_to);
-			break;
+			return hilo_set_max_lo_sql(req->relid, req->max_lo, req->caller, req->taken_to, req->adaptive);
 		case HiloOp::bind:
 			return hilo_bind_sql(req->relid, req->seqid, req->strategy, req->max_lo, req->caller);
 		case HiloOp::set_adaptive:
@@ -773,7 +820,7 @@ hilo_create_key(Oid relid, int32 max_lo)
 
 	/* The worker would write on behalf of a read-only transaction. */
 	PreventCommandIfReadOnly("hilo_next()");
-	if (!hilo_data_max(relid, false, &taken_to, &complete))
+	if (!hilo_data_max(relid, hilo_key_range(nullptr), false, &taken_to, &complete))
 		taken_to = 0;
 
 	if (hilo_created_here(relid))
@@ -781,7 +828,7 @@ hilo_create_key(Oid relid, int32 max_lo)
 		HiloPrivState st;
 
 		hilo_priv_enter(&st);
-		hilo_create_key_sql(relid, max_lo, taken_to);
+		hilo_create_key_sql(relid, max_lo, taken_to, idgen_hilo_adaptive);
 		hilo_priv_leave(&st);
 		/* If this (sub)transaction aborts, our cached block goes stale. */
 		CacheInvalidateRelcacheByRelid(relid);
@@ -795,6 +842,7 @@ hilo_create_key(Oid relid, int32 max_lo)
 		req.op = HiloOp::create_key;
 		req.relid = relid;
 		req.max_lo = max_lo;
+		req.adaptive = idgen_hilo_adaptive;
 		req.taken_to = taken_to;
 		req.caller = GetUserId();
 		hilo_run_worker(&req, "create");

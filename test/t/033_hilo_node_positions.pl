@@ -1,0 +1,96 @@
+# Where a server's Hi/Lo keys draw, and what a change of block size does to
+# that position (issue 16, items 9 and 10).
+#
+# - A single server draws from 1 upward whatever id_gen.worker_id says: the
+#   worker id is snowflake's.  Node ranges apply on Citus, or when
+#   id_gen.hilo_node_ranges asks for them; then node n draws from its own
+#   range of 2^43 ids, and the first 1024 nodes all stay below 2^53.
+# - A key's position is kept in ids: growing the block size (10, then 100,
+#   then 10 again) never rescales it, so the key stays inside its range and
+#   every id is fresh.  Each statement below runs in a new session, so every
+#   insert after a change draws a new block from the key's sequence.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('hilo_positions');
+$node->init;
+# the README's recommended setting for a node
+$node->append_conf('postgresql.conf', "id_gen.worker_id = 1\n");
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION id_gen');
+
+# 1. A single server: ids from 1, small and legible.
+$node->safe_psql('postgres', "CREATE TABLE single (id bigint PRIMARY KEY DEFAULT hilo_next('single'))");
+is($node->safe_psql('postgres',
+	'INSERT INTO single SELECT FROM generate_series(1, 3) RETURNING id'),
+	"1\n2\n3", 'a single server with worker_id = 1 draws Hi/Lo ids from 1');
+
+# 10, 25 inserts, 100, 25 inserts, 10, 25 inserts; each insert a session.
+sub grow_and_shrink
+{
+	my ($table) = @_;
+	$node->safe_psql('postgres',
+		"CREATE TABLE $table (id bigint PRIMARY KEY DEFAULT hilo_next('$table'), step int)");
+	for my $step ([ 1, 10 ], [ 2, 100 ], [ 3, 10 ])
+	{
+		my ($n, $max_lo) = @$step;
+		$node->safe_psql('postgres', "SELECT hilo_set_max_lo('$table', $max_lo)");
+		for (1 .. 25)
+		{
+			my ($ret, $out, $err) = $node->psql('postgres', "INSERT INTO $table (step) VALUES ($n)");
+			if ($ret != 0)
+			{
+				fail("$table: insert under max_lo $max_lo");
+				diag($err);
+				return;
+			}
+		}
+	}
+	pass("$table: 75 inserts across block sizes 10, 100, 10");
+}
+
+# 2. Node ranges off (the default): the key stays near 1.
+grow_and_shrink('s_single');
+is($node->safe_psql('postgres',
+	'SELECT count(*), count(DISTINCT id), min(id) >= 1, max(id) < 100000,
+	        bool_and(id > ALL (SELECT id FROM s_single o WHERE o.step < s.step))
+	   FROM s_single s'),
+	'75|75|t|t|t', 'single server: every id fresh, above every id of the earlier block sizes, still small');
+
+# 3. Node ranges on: node 1 owns 2^43 .. 2^44 - 1.
+is($node->safe_psql('postgres', 'SELECT first_id, last_id FROM hilo_node_range(1)'),
+	'8796093022208|17592186044415', 'node 1 owns 2^43 ids');
+is($node->safe_psql('postgres', 'SELECT last_id < 2^53 FROM hilo_node_range(1023)'),
+	't', 'the last node\'s range ends below 2^53');
+$node->append_conf('postgresql.conf', "id_gen.hilo_node_ranges = on\n");
+$node->reload;
+$node->poll_query_until('postgres', "SELECT hilo_node_of(1) = 0 AND current_setting('id_gen.hilo_node_ranges') = 'on'")
+  or die 'no reload';
+grow_and_shrink('s_node');
+is($node->safe_psql('postgres',
+	'SELECT count(*), count(DISTINCT id), bool_and(hilo_node_of(id) = 1),
+	        bool_and(id > ALL (SELECT id FROM s_node o WHERE o.step < s.step))
+	   FROM s_node s'),
+	'75|75|t|t', 'node ranges: every id fresh and inside node 1\'s range');
+# the key's first block of 10 starts at the range, not 10 times past it
+is($node->safe_psql('postgres', 'SELECT min(id) - 8796093022208 < 10 FROM s_node'),
+	't', 'the key starts at its node\'s range');
+
+# 4. A key made before node ranges were on moves into the node's range.
+is($node->safe_psql('postgres',
+	'INSERT INTO single DEFAULT VALUES RETURNING hilo_node_of(id)'),
+	'1', 'a key of the single server draws from the node\'s range once ranges are on');
+
+# 5. Without a worker id, node ranges have nothing to go by: refused.
+$node->append_conf('postgresql.conf', "id_gen.worker_id = -1\n");
+$node->reload;
+$node->poll_query_until('postgres', "SELECT hilo_node_of(1) = 0 AND current_setting('id_gen.worker_id') = '-1'")
+  or die 'no reload';
+my ($ret, $out, $err) = $node->psql('postgres', 'INSERT INTO single DEFAULT VALUES');
+like($err, qr/id_gen\.worker_id/, 'node ranges without a worker id: an error naming the setting');
+
+$node->stop;
+done_testing();

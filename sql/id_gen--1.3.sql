@@ -1312,11 +1312,15 @@ SELECT 'hilo', k.table_name::text,
                           'used_of_bigint', greatest(k.reserved_to, 0) / 9223372036854775807.0)
   FROM @extschema@.hilo_keys k
   LEFT JOIN pg_catalog.pg_sequence q ON q.seqrelid = k.sequence
-  -- this node's range, read once: a worker id set, or a Citus group's
+  -- this node's range, read once: only on Citus or with
+  -- id_gen.hilo_node_ranges on (hilo_this_node_range); a single server's
+  -- keys have the whole space whatever its worker id
   CROSS JOIN (SELECT nr.first_id AS node_first, nr.last_id AS node_last
                 FROM @extschema@.node_identity() n
                 LEFT JOIN LATERAL @extschema@.hilo_node_range(n.worker_id) nr
-                       ON n.worker_id_source IN ('setting', 'citus group')) nd
+                       ON n.worker_id_source IN ('setting', 'citus group')
+                      AND (pg_catalog.current_setting('id_gen.hilo_node_ranges', true) = 'on'
+                           OR pg_catalog.to_regclass('pg_catalog.pg_dist_local_group') IS NOT NULL)) nd
   CROSS JOIN LATERAL (
        SELECT CASE WHEN k.own_sequence AND nd.node_first IS NOT NULL THEN nd.node_first ELSE 1 END AS first_id,
               CASE WHEN k.own_sequence AND nd.node_first IS NOT NULL THEN nd.node_last

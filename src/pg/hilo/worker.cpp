@@ -659,6 +659,29 @@ hilo_role_exit(int code, Datum arg)
 }
 
 /*
+ * Stops a worker we were waiting for (we were cancelled) and waits, with
+ * interrupts held and for 10 s at most, until it has exited: returning
+ * while it still runs would let it go on and commit once whatever it waits
+ * for (a lock the caller's next statement releases) is over.
+ */
+static void
+hilo_stop_worker(BackgroundWorkerHandle *handle)
+{
+	pid_t		pid;
+	TimestampTz give_up = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), 10000);
+
+	TerminateBackgroundWorker(handle);
+	HOLD_INTERRUPTS();
+	while (GetBackgroundWorkerPid(handle, &pid) != BGWH_STOPPED &&
+		   GetCurrentTimestamp() < give_up)
+	{
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+	RESUME_INTERRUPTS();
+}
+
+/*
  * Runs req in the key worker and waits until the worker has exited; raises
  * the worker's ERROR, if any, as ours, except that a worker that found an
  * ORM's hi row busy (55P03; it waits on no lock a role holds) makes us
@@ -788,7 +811,7 @@ hilo_run_worker_counted(HiloRequest *req, const char *what)
 	}
 	PG_CATCH();
 	{
-		TerminateBackgroundWorker(handle);
+		hilo_stop_worker(handle);
 		hilo_worker_handle = nullptr;
 		PG_RE_THROW();
 	}

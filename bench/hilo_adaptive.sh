@@ -73,7 +73,7 @@ INSERT INTO draws VALUES (pg_backend_pid(), hilo_backend_draws('t')) ON CONFLICT
                    round(1e6 * (k.reserved_to - used.n) / used.n),
                    round(1e6 * (SELECT sum(n) FROM draws) / used.n, 1),
                    round(used.n / $SECS)
-              FROM used, hilo_keys k WHERE k.table_name = 't'::regclass" |
+              FROM used, id_gen.hilo_keys k WHERE k.table_name = 't'::regclass" |
             while read -r l k rows waste draws rate; do
                 printf '%-6s %-14s %12s %14s %12s %12s\n' "$l" "$k" "$rows" "$waste" "$draws" "$rate"
             done

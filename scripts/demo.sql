@@ -5,7 +5,7 @@
 CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT hilo_next('orders'), item text);
 INSERT INTO orders (item) VALUES ('apple'), ('pear'), ('plum');
 TABLE orders;
-SELECT * FROM hilo_keys;
+SELECT * FROM id_gen.hilo_keys;
 
 \echo '--- snowflake_next(): 41-bit ms | 10-bit worker id | 12-bit sequence'
 CREATE TABLE events (id bigint PRIMARY KEY DEFAULT snowflake_next(), what text);

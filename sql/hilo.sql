@@ -16,10 +16,10 @@ SHOW id_gen.hilo_max_lo;
 -- The DEFAULT stores the table's OID, like nextval('seq') does.
 SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'orders'::regclass;
 
--- The hi table: one row per key, readable by everyone; hilo_keys shows
+-- The hi table: one row per key, readable by everyone; id_gen.hilo_keys shows
 -- where each key stands (last hi drawn, highest id any backend may hold).
 SELECT relid, seq, strategy, max_lo, own_seq FROM id_gen.hilo_key;
-SELECT * FROM hilo_keys;
+SELECT * FROM id_gen.hilo_keys;
 -- Its contents and the key sequences survive pg_dump (see test/t/011_hilo_dump.pl).
 SELECT 'id_gen.hilo_key'::regclass = ANY (extconfig) AS hi_table_dumped,
        'id_gen.hilo_seq_counter'::regclass = ANY (extconfig) AS counter_dumped
@@ -30,7 +30,7 @@ SET id_gen.hilo_max_lo = 3;
 CREATE TABLE small (id bigint PRIMARY KEY DEFAULT hilo_next('small'));
 SELECT hilo_next('small') FROM generate_series(1, 7);
 RESET id_gen.hilo_max_lo;
-SELECT max_lo FROM hilo_keys WHERE table_name = 'small'::regclass;
+SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 'small'::regclass;
 
 -- The fast path touches no table, sequence or lock: with a block in hand,
 -- a transaction drawing ids holds no lock on the hi table or the sequence.
@@ -122,7 +122,7 @@ ALTER TABLE "Sales Dept"."Order Items" RENAME TO line_items;
 SELECT hilo_next('"Sales Dept".line_items') AS renamed_keeps_key;
 INSERT INTO "Sales Dept".line_items DEFAULT VALUES;
 SELECT array_agg(id ORDER BY id) FROM "Sales Dept".line_items;
-SELECT table_name, strategy, max_lo FROM hilo_keys WHERE table_name::text LIKE '%line_items';
+SELECT table_name, strategy, max_lo FROM id_gen.hilo_keys WHERE table_name::text LIKE '%line_items';
 
 -- Adding a key column to a table with rows fills them during the rewrite,
 -- under ALTER TABLE's exclusive lock (the worker does not need the table).
@@ -156,11 +156,11 @@ DROP SEQUENCE :orders_seq;
 -- already handed out, so the new blocks never overlap the old ones.
 CREATE TABLE resized (id bigint PRIMARY KEY DEFAULT hilo_next('resized'));
 INSERT INTO resized SELECT FROM generate_series(1, 5);
-SELECT last_hi, reserved_to FROM hilo_keys WHERE table_name = 'resized'::regclass;
+SELECT last_hi, reserved_to FROM id_gen.hilo_keys WHERE table_name = 'resized'::regclass;
 SELECT hilo_set_max_lo('resized', 10);
 -- The sequence moved so that the next block of 10 starts at 1000, the
 -- first id no block of 1000 reached.
-SELECT max_lo, last_hi, reserved_to FROM hilo_keys WHERE table_name = 'resized'::regclass;
+SELECT max_lo, last_hi, reserved_to FROM id_gen.hilo_keys WHERE table_name = 'resized'::regclass;
 -- The change is committed at once (not undone by ROLLBACK, like setval():
 -- see hilo_rollback.sql).  A backend drops the rest of a block drawn under
 -- the old size (here 6 .. 999) and draws a block of the new size.
@@ -168,7 +168,7 @@ SELECT hilo_next('resized') AS new_block;
 -- Every backend's next block has the new size.
 \c
 SELECT hilo_next('resized') AS other_backend, hilo_next('resized') AS and_next;
-SELECT max_lo, last_hi, reserved_to FROM hilo_keys WHERE table_name = 'resized'::regclass;
+SELECT max_lo, last_hi, reserved_to FROM id_gen.hilo_keys WHERE table_name = 'resized'::regclass;
 -- Growing the block keeps the key's position in ids, never rescaling it:
 -- the next block is the first block of 100000 at or above 1020, the first
 -- id no block reached (not block 102 of 100000).  Its value is below the
@@ -191,7 +191,7 @@ SELECT setval(:'big_seq', 9223372036854774, false);	-- the last hi whose block f
 SELECT hilo_next('big') AS last_block_start;
 SELECT hilo_set_max_lo('big', 1000);	-- the same size: nothing to do
 SELECT hilo_set_max_lo('big', 999);		-- the key is used up: refused, nothing changes
-SELECT max_lo FROM hilo_keys WHERE table_name = 'big'::regclass;
+SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 'big'::regclass;
 \c
 SELECT hilo_next('big'); \echo :LAST_ERROR_SQLSTATE
 
@@ -239,7 +239,7 @@ SELECT hilo_bind('mixed_pooled_lo', 'pooled_lo_seq', 'pooled_lo');
 SELECT hilo_bind('mixed_pooled', 'pooled_seq', 'pooled');
 -- Binding again just the same is a no-op.
 SELECT hilo_bind('mixed_pooled', 'pooled_seq', 'pooled', 10);
-SELECT table_name, strategy, max_lo, sequence, own_sequence FROM hilo_keys
+SELECT table_name, strategy, max_lo, sequence, own_sequence FROM id_gen.hilo_keys
  WHERE table_name::text LIKE 'mixed_%' ORDER BY 1::text;
 -- Worked examples (README.md, Hi/Lo keys): the first block of each formula.
 SELECT hilo_next('mixed_classic') AS classic, hilo_next('mixed_legacy') AS legacy,
@@ -289,7 +289,7 @@ SELECT hilo_next('bind_rb') AS from_bound_sequence;
 ROLLBACK;
 SELECT count(*) AS key_after_rollback FROM id_gen.hilo_key WHERE relid = 'bind_rb'::regclass;
 SELECT hilo_next('bind_rb') AS same_block, hilo_next('bind_rb') AS same_backend;
-SELECT strategy, own_sequence FROM hilo_keys WHERE table_name = 'bind_rb'::regclass;
+SELECT strategy, own_sequence FROM id_gen.hilo_keys WHERE table_name = 'bind_rb'::regclass;
 
 -- A key already in use can be bound later, e.g. when the application adopts
 -- EF Core's UseHiLo: the application's sequence is moved forward so that
@@ -299,7 +299,7 @@ CREATE TABLE adopt (id bigint PRIMARY KEY DEFAULT hilo_next('adopt'), who text);
 INSERT INTO adopt (who) SELECT 'db' FROM generate_series(1, 5);
 \c
 INSERT INTO adopt (who) SELECT 'db' FROM generate_series(1, 5);
-SELECT last_hi, reserved_to FROM hilo_keys WHERE table_name = 'adopt'::regclass;
+SELECT last_hi, reserved_to FROM id_gen.hilo_keys WHERE table_name = 'adopt'::regclass;
 SELECT seq AS adopt_own_seq FROM id_gen.hilo_key WHERE relid = 'adopt'::regclass \gset
 CREATE SEQUENCE adopt_seq INCREMENT 10;
 SELECT hilo_bind('adopt', 'adopt_seq', 'pooled_lo');
@@ -320,7 +320,7 @@ SELECT count(*) = count(DISTINCT id) AS unique_after_resize FROM mixed_pooled_lo
 -- An ALTER SEQUENCE ... INCREMENT made behind hilo_set_max_lo's back is
 -- noticed too: the pooled block size is always read from the sequence.
 ALTER SEQUENCE pooled_seq INCREMENT 3;
-SELECT max_lo FROM hilo_keys WHERE table_name = 'mixed_pooled'::regclass;
+SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 'mixed_pooled'::regclass;
 \c
 INSERT INTO mixed_pooled (who) SELECT 'db4' FROM generate_series(1, 10);
 INSERT INTO mixed_pooled SELECT c, 'app' FROM client_block('pooled_seq', 'pooled', 3) c;

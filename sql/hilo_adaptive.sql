@@ -15,7 +15,7 @@ SELECT max_lo, adaptive FROM id_gen.hilo_key WHERE relid = 'ad_default'::regclas
 -- A new backend asks for 32 ids (one block of 1000), then, using them at
 -- once, 16 times as many each draw: 512 (one block), 8192 (a run of 9).
 SELECT hilo_backend_draws('ad_default') AS draws, max(id) AS max_id FROM ad_default;
-SELECT reserved_to FROM hilo_keys WHERE table_name = 'ad_default'::regclass;
+SELECT reserved_to FROM id_gen.hilo_keys WHERE table_name = 'ad_default'::regclass;
 -- Off (as test/regress.conf sets it): a new key takes one block per draw.
 RESET id_gen.hilo_adaptive;
 CREATE TABLE ad_fixed (id bigint DEFAULT hilo_next('ad_fixed'));
@@ -32,7 +32,7 @@ SELECT adaptive FROM id_gen.hilo_key WHERE relid = 'ad'::regclass;
 -- using them at once, 16 times as many: 2 draws for 500 rows.
 INSERT INTO ad (who) SELECT 's1' FROM generate_series(1, 500);
 SELECT hilo_backend_draws('ad') AS draws, max(id) FROM ad;
-SELECT last_hi, reserved_to FROM hilo_keys WHERE table_name = 'ad'::regclass;
+SELECT last_hi, reserved_to FROM id_gen.hilo_keys WHERE table_name = 'ad'::regclass;
 -- A busy backend reaches about a million ids per draw in a few draws.
 INSERT INTO ad (who) SELECT 's1' FROM generate_series(1, 300000);
 SELECT hilo_backend_draws('ad') AS draws;
@@ -40,7 +40,7 @@ SELECT hilo_backend_draws('ad') AS draws;
 \c
 INSERT INTO ad (who) VALUES ('s2') RETURNING id > 300500 AS above, id % 8 AS lo;
 SELECT reserved_to - (SELECT max(id) FROM ad) + 1 AS ids_left_in_its_run
-  FROM hilo_keys WHERE table_name = 'ad'::regclass;
+  FROM id_gen.hilo_keys WHERE table_name = 'ad'::regclass;
 
 -- A fixed block size again: one block of max_lo ids per draw.
 SELECT hilo_set_adaptive('ad', false);

@@ -86,7 +86,7 @@ SELECT hilo_bind('err_t', 'err_v', 'classic', 10); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_next('err_t') AS err_t_in_use;
 CREATE SEQUENCE err_small MAXVALUE 5;
 SELECT hilo_bind('err_t', 'err_small', 'classic', 10); \echo :LAST_ERROR_SQLSTATE
-SELECT strategy, own_sequence FROM hilo_keys WHERE table_name = 'err_t'::regclass;
+SELECT strategy, own_sequence FROM id_gen.hilo_keys WHERE table_name = 'err_t'::regclass;
 
 -- Nothing but err_t's own key (created by the one successful call) was added.
 SELECT k.relid, k.strategy, k.max_lo FROM id_gen.hilo_key k

@@ -57,7 +57,7 @@ SELECT hilo_next('by_hand') AS no_key_column;
 CREATE TABLE drawn (id bigint PRIMARY KEY DEFAULT hilo_next('drawn'), who text);
 SELECT hilo_set_max_lo('drawn', 10);
 INSERT INTO drawn (who) SELECT 'db' FROM generate_series(1, 5) RETURNING id;
-SELECT reserved_to FROM hilo_keys WHERE table_name = 'drawn'::regclass;
+SELECT reserved_to FROM id_gen.hilo_keys WHERE table_name = 'drawn'::regclass;
 -- A load above reserved_to, the highest id any backend may hold in a block.
 COPY drawn FROM stdin;
 100	load
@@ -146,7 +146,7 @@ SELECT hilo_set_floor('err_v'); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_set_floor('no_such_table'); \echo :LAST_ERROR_SQLSTATE
 CREATE TEMP TABLE floor_temp (id bigint);
 SELECT hilo_set_floor('floor_temp'); \echo :LAST_ERROR_SQLSTATE
-SELECT max_lo, last_hi FROM hilo_keys WHERE table_name = 'floored'::regclass;
+SELECT max_lo, last_hi FROM id_gen.hilo_keys WHERE table_name = 'floored'::regclass;
 BEGIN READ ONLY;
 SELECT hilo_set_floor('floored'); \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
@@ -217,7 +217,7 @@ RESET ROLE;
 SELECT 'dropped_1' AS t, count(*), count(DISTINCT id), max(id) > 25 AS continues FROM dropped_1
 UNION ALL SELECT 'dropped_2', count(*), count(DISTINCT id), max(id) > 25 FROM dropped_2
 UNION ALL SELECT 'dropped_3', count(*), count(DISTINCT id), max(id) > 25 FROM dropped_3;
-SELECT table_name, strategy, own_sequence FROM hilo_keys
+SELECT table_name, strategy, own_sequence FROM id_gen.hilo_keys
  WHERE table_name::text LIKE 'dropped_%' ORDER BY 1::text;
 -- The sequence a key created for itself still cannot be dropped while its
 -- table exists (only a superuser could try).

@@ -18,7 +18,7 @@ CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT hilo_next('orders'), who text
 SELECT hilo_bind_table('orders', 'hibernate_unique_key', 'next_hi', 4);
 SELECT relid, hi_table, hi_column, key_column, key_value, strategy, max_lo FROM id_gen.hilo_orm_key;
 -- No sequence key: the view of sequence keys does not list it.
-SELECT count(*) FROM hilo_keys WHERE table_name = 'orders'::regclass;
+SELECT count(*) FROM id_gen.hilo_keys WHERE table_name = 'orders'::regclass;
 INSERT INTO orders (who) SELECT 'sql' FROM generate_series(1, 5) RETURNING id;   -- hi 0: 1..4, hi 1: 5..9
 SELECT next_hi FROM hibernate_unique_key;
 -- The ORM takes the next hi as Hibernate does (its block is 10..14) ...
@@ -173,7 +173,7 @@ SELECT hilo_bind_table('bad', 'hibernate_sequences', 'sequence_next_hi_value', 9
 CREATE TABLE null_hi (next_hi integer);
 INSERT INTO null_hi VALUES (NULL);
 SELECT hilo_bind_table('bad', 'null_hi', 'next_hi', 2); \echo :LAST_ERROR_SQLSTATE
-SELECT hilo_bind_table('bad', 'hilo_keys', 'max_lo', 2); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_bind_table('bad', 'id_gen.hilo_keys', 'max_lo', 2); \echo :LAST_ERROR_SQLSTATE
 CREATE UNLOGGED TABLE unlogged_hi (next_hi integer);
 INSERT INTO unlogged_hi VALUES (0);
 SELECT hilo_bind_table('bad', 'unlogged_hi', 'next_hi', 2); \echo :LAST_ERROR_SQLSTATE

@@ -15,13 +15,13 @@ INSERT INTO app (who) VALUES ('sql') RETURNING id;
 SELECT * FROM hilo_reserve('app', 25);                  -- hi 1, 2, 3
 SELECT * FROM hilo_reserve('app', 1);                   -- hi 4
 SELECT * FROM hilo_reserve('app', 10);                  -- exactly one block: hi 5
-SELECT last_hi, reserved_to FROM hilo_keys WHERE table_name = 'app'::regclass;
+SELECT last_hi, reserved_to FROM id_gen.hilo_keys WHERE table_name = 'app'::regclass;
 -- The session's own hilo_next block is untouched; the next block is above.
 INSERT INTO app (who) SELECT 'sql' FROM generate_series(1, 9) RETURNING id;
 
 -- Many blocks at once (one setval past the first value, not one per block).
 SELECT first_id, last_id, last_id - first_id + 1 AS ids FROM hilo_reserve('app', 1000000);
-SELECT last_hi FROM hilo_keys WHERE table_name = 'app'::regclass;
+SELECT last_hi FROM id_gen.hilo_keys WHERE table_name = 'app'::regclass;
 
 -- The textbook get_next_hi: n = max_lo gives the block of one hi, also
 -- for hi 0, which lacks the id 0.
@@ -79,7 +79,7 @@ SELECT hilo_return('ret', 6, 29);
 -- block partly used: nothing comes back.
 SELECT hilo_return('ret', 20, 19);
 SELECT hilo_return('ret', 15, 19);
-SELECT last_hi FROM hilo_keys WHERE table_name = 'ret'::regclass;
+SELECT last_hi FROM id_gen.hilo_keys WHERE table_name = 'ret'::regclass;
 -- A draw after the range (here the session's own hilo_next) refuses it.
 SELECT * FROM hilo_reserve('ret', 10);        -- 20 .. 29
 INSERT INTO ret DEFAULT VALUES RETURNING id;   -- a block of its own: 30 (hi 3)
@@ -209,7 +209,7 @@ SELECT count(*) = count(DISTINCT id) AS unique_ids FROM app;
 CREATE TABLE h3 (id bigint PRIMARY KEY DEFAULT hilo_next('h3'));
 CREATE SEQUENCE h3_seq INCREMENT 10;
 SELECT hilo_bind('h3', 'h3_seq', 'pooled_hibernate3');
-SELECT max_lo, reserved_to FROM hilo_keys WHERE table_name = 'h3'::regclass;
+SELECT max_lo, reserved_to FROM id_gen.hilo_keys WHERE table_name = 'h3'::regclass;
 INSERT INTO h3 SELECT FROM generate_series(1, 12) RETURNING id;   -- v 1: none; v 11: 1 .. 10; v 21
 SELECT v - 10 AS app_first, v - 1 AS app_last FROM nextval('h3_seq') v;   -- the application's block
 INSERT INTO h3 SELECT FROM generate_series(1, 10) RETURNING id;

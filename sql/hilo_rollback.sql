@@ -24,7 +24,7 @@ BEGIN;
 SELECT hilo_set_max_lo('rb', 100);
 INSERT INTO rb DEFAULT VALUES RETURNING id AS in_rolled_back_txn;
 ROLLBACK;
-SELECT max_lo FROM hilo_keys WHERE table_name = 'rb'::regclass;
+SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 'rb'::regclass;
 INSERT INTO rb DEFAULT VALUES RETURNING id AS same_session;
 \c
 INSERT INTO rb SELECT FROM generate_series(1, 300);
@@ -38,12 +38,12 @@ SAVEPOINT s;
 SELECT hilo_set_max_lo('rb', 7);
 ROLLBACK TO SAVEPOINT s;
 COMMIT;
-SELECT max_lo FROM hilo_keys WHERE table_name = 'rb'::regclass;
+SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 'rb'::regclass;
 BEGIN;
 SELECT hilo_set_max_lo('rb', 20);
 PREPARE TRANSACTION 'rb_resize';
 ROLLBACK PREPARED 'rb_resize';
-SELECT max_lo FROM hilo_keys WHERE table_name = 'rb'::regclass;
+SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 'rb'::regclass;
 
 -- hilo_bind() of a key not used yet, rolled back: the key stays bound, so
 -- the ids handed out from the bound sequence inside the transaction (1 ..
@@ -54,7 +54,7 @@ BEGIN;
 SELECT hilo_bind('rb_bind', 'rb_bind_seq', 'pooled_lo');
 SELECT hilo_next('rb_bind') AS from_bound_sequence;
 ROLLBACK;
-SELECT strategy, max_lo, sequence FROM hilo_keys WHERE table_name = 'rb_bind'::regclass;
+SELECT strategy, max_lo, sequence FROM id_gen.hilo_keys WHERE table_name = 'rb_bind'::regclass;
 \c
 SELECT hilo_next('rb_bind') AS next_session;
 
@@ -67,7 +67,7 @@ INSERT INTO rb DEFAULT VALUES;
 SELECT hilo_set_max_lo('rb', 50);
 INSERT INTO rb SELECT FROM generate_series(1, 60);
 COMMIT;
-SELECT max_lo FROM hilo_keys WHERE table_name = 'rb'::regclass;
+SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 'rb'::regclass;
 SELECT count(*) = count(DISTINCT id) AS unique_ids FROM rb;
 
 -- Likewise for moving a key in use to an application's sequence after
@@ -98,10 +98,10 @@ BEGIN;
 SELECT nextval('rb_app_seq') > 0 AS application_draws;
 SELECT hilo_set_max_lo('rb', 20); \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
-SELECT max_lo FROM hilo_keys WHERE table_name = 'rb'::regclass;
+SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 'rb'::regclass;
 -- In a transaction of its own it works, and moves the sequence forward.
 SELECT hilo_set_max_lo('rb', 20);
-SELECT max_lo FROM hilo_keys WHERE table_name = 'rb'::regclass;
+SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 'rb'::regclass;
 
 -- The worker cannot see a sequence created in the calling transaction, and
 -- a binding that ROLLBACK does not undo must not name one that it would
@@ -129,4 +129,4 @@ ROLLBACK TO SAVEPOINT s;
 INSERT INTO rb_fresh SELECT FROM generate_series(1, 400);
 COMMIT;
 SELECT count(*), count(DISTINCT id), max(id) FROM rb_fresh;
-SELECT max_lo FROM hilo_keys WHERE table_name = 'rb_fresh'::regclass;
+SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 'rb_fresh'::regclass;

@@ -27,7 +27,7 @@ COMMENT ON FUNCTION hilo_bind(regclass, regclass, text, integer) IS
 -- resolved at use: a key whose own sequence does not exist gets one that
 -- starts above the table's ids.  The view reads the column: dropped and made
 -- again below.
-DROP VIEW hilo_keys;
+DROP VIEW @extschema@.hilo_keys;
 ALTER TABLE id_gen.hilo_key ALTER COLUMN seq TYPE text
     USING (pg_catalog.pg_identify_object('pg_catalog.pg_class'::pg_catalog.regclass,
                                          seq::pg_catalog.oid, 0)).identity;
@@ -47,7 +47,7 @@ COMMENT ON FUNCTION id_gen.hilo_reserved_to(text, bigint, bigint) IS
 -- Where each key stands.  reserved_to is the highest id any backend may have
 -- handed out or hold in its cached block; every later block starts above it.
 -- sequence is NULL while the named sequence does not exist here.
-CREATE VIEW hilo_keys AS
+CREATE VIEW id_gen.hilo_keys AS
 SELECT k.relid AS table_name,
        k.strategy,
        id_gen.hilo_block_size(k.strategy, k.max_lo, s.seqincrement) AS max_lo,
@@ -62,9 +62,9 @@ SELECT k.relid AS table_name,
        SELECT CASE WHEN s.seqrelid IS NOT NULL
                     AND pg_catalog.has_sequence_privilege(s.seqrelid, 'SELECT')
                    THEN pg_catalog.pg_sequence_last_value(s.seqrelid) END AS last_hi) v;
-COMMENT ON VIEW hilo_keys IS
+COMMENT ON VIEW id_gen.hilo_keys IS
     'Hi/Lo keys: table, formula, block size, sequence, last hi drawn and the highest id reserved so far';
-GRANT SELECT ON hilo_keys TO PUBLIC;
+GRANT SELECT ON id_gen.hilo_keys TO PUBLIC;
 
 -- Dropping objects.  A dropped table takes its row and its own sequence
 -- along.  The extension's own sequence of a key whose table exists cannot be
@@ -737,11 +737,11 @@ COMMENT ON EVENT TRIGGER id_gen_hilo_orm_on_drop IS
 -- generator or key: how much of its space is used, when it runs out, and a
 -- status (ok, warning, critical) with the reason in words.  One function per
 -- generator, each reading only that generator's public state (snowflake_state(),
--- jsid_state(), hilo_keys, decimal_id_state(), node_identity()), unioned by
+-- jsid_state(), id_gen.hilo_keys, decimal_id_state(), node_identity()), unioned by
 -- the view; the thresholds come from one place, id_gen.headroom_thresholds(),
 -- which reads the settings the generators' own WARNINGs read.  Nothing here
 -- takes a lock a generator waits for: the state functions read shared memory
--- atomically, hilo_keys reads each key's sequence as nextval() does.
+-- atomically, id_gen.hilo_keys reads each key's sequence as nextval() does.
 -- Readable by pg_monitor; nothing secret (no key of id_encode) is shown.
 -- ---------------------------------------------------------------------------
 CREATE FUNCTION id_gen.headroom_thresholds(
@@ -934,7 +934,7 @@ SELECT 'hilo', k.table_name::text,
                           'last_hi', k.last_hi, 'reserved_to', k.reserved_to,
                           'first_id', r.first_id, 'last_id', l.last_id,
                           'used_of_bigint', greatest(k.reserved_to, 0) / 9223372036854775807.0)
-  FROM @extschema@.hilo_keys k
+  FROM id_gen.hilo_keys k
   LEFT JOIN pg_catalog.pg_sequence q ON q.seqrelid = k.sequence
   -- this node's range, read once: only on Citus or with
   -- id_gen.hilo_node_ranges on (hilo_this_node_range); a single server's
@@ -958,7 +958,7 @@ SELECT 'hilo', k.table_name::text,
 $$;
 REVOKE ALL ON FUNCTION id_gen.headroom_hilo() FROM PUBLIC;
 COMMENT ON FUNCTION id_gen.headroom_hilo() IS
-    'headroom of each Hi/Lo key (hilo_keys): used share of its node''s range, its sequence and bigint';
+    'headroom of each Hi/Lo key (id_gen.hilo_keys): used share of its node''s range, its sequence and bigint';
 
 -- decimal_id(): the server's generator ids (one per start and database, and
 -- one each time a counter fills), and this database's counter.

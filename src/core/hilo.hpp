@@ -155,7 +155,7 @@ bool		hilo_parse_text_id(const char *text, size_t len, size_t *table_len, int64_
 /*
  * Where a key stands once its sequence has given v: the last id of v's
  * block, capped at INT64_MAX.  Every later block starts above it (the
- * hilo_keys view's reserved_to).
+ * id_gen.hilo_keys view's reserved_to).
  */
 int64_t		hilo_reserved_to(HiloStrategy s, int64_t v, int64_t size) noexcept;
 

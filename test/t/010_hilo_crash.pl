@@ -38,7 +38,7 @@ is($first, '1', 'first use of a key inside an open transaction');
 
 my $committed_max = $node->safe_psql('postgres', "SELECT max(id) FROM t");
 my $reserved = $node->safe_psql('postgres',
-	"SELECT reserved_to FROM hilo_keys WHERE table_name = 't'::regclass");
+	"SELECT reserved_to FROM id_gen.hilo_keys WHERE table_name = 't'::regclass");
 cmp_ok($held, '<=', $reserved, 'ids held by the open transaction are reserved');
 
 $node->stop('immediate');

@@ -40,7 +40,7 @@ for my $t ('own_key', '"App Schema"."Line Items"', 'bound')
 	$max{$t} = $node->safe_psql('postgres', "SELECT max(id) FROM $t");
 }
 my $keys_before = $node->safe_psql('postgres',
-	"SELECT table_name, strategy, max_lo, sequence, own_sequence FROM hilo_keys ORDER BY 1::text");
+	"SELECT table_name, strategy, max_lo, sequence, own_sequence FROM id_gen.hilo_keys ORDER BY 1::text");
 
 my $dump = $node->basedir . '/hilo.dump';
 $node->command_ok([ 'pg_dump', '-Fc', '-d', $node->connstr('postgres'), '-f', $dump ],
@@ -52,7 +52,7 @@ $node->command_ok([ 'pg_restore', '--exit-on-error', '-d', $node->connstr('resto
 	'pg_restore into a fresh database');
 
 is($node->safe_psql('restored',
-		"SELECT table_name, strategy, max_lo, sequence, own_sequence FROM hilo_keys ORDER BY 1::text"),
+		"SELECT table_name, strategy, max_lo, sequence, own_sequence FROM id_gen.hilo_keys ORDER BY 1::text"),
 	$keys_before, 'every key restored with its strategy, block size and sequence');
 is($node->safe_psql('restored', 'SELECT count(*) FROM id_gen.hilo_key k
 		WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = k.relid)'),

@@ -41,7 +41,7 @@ like($err, qr/25006: cannot draw Hi\/Lo ids during recovery/, 'with SQLSTATE 250
 ($ret, $out, $err) = $standby->psql('postgres', "SELECT hilo_next('unused')",
 	extra_params => [ '-v', 'VERBOSITY=verbose' ]);
 like($err, qr/25006/, 'also for the first use of a key');
-is($standby->safe_psql('postgres', "SELECT count(*) FROM hilo_keys"), '1',
+is($standby->safe_psql('postgres', "SELECT count(*) FROM id_gen.hilo_keys"), '1',
 	'the standby reads the hi table');
 
 $primary->stop('immediate');

@@ -5,7 +5,7 @@
 #    id in the key's column, committed or still being inserted (the column
 #    has a btree index here: the primary key);
 #  - a block drawn before the load is used to its end without looking at
-#    the table: ids loaded above hilo_keys.reserved_to never meet it;
+#    the table: ids loaded above id_gen.hilo_keys.reserved_to never meet it;
 #  - hilo_set_floor() after the load makes every session drop the rest of
 #    a block the loaded ids reach into.
 use strict;
@@ -27,7 +27,7 @@ $node->safe_psql('postgres', q{
 my $old = $node->background_psql('postgres');
 is(query_line($old, "SELECT hilo_next('t')"), '1', 'the old session holds the first block');
 my $reserved = $node->safe_psql('postgres',
-	"SELECT reserved_to FROM hilo_keys WHERE table_name = 't'::regclass");
+	"SELECT reserved_to FROM id_gen.hilo_keys WHERE table_name = 't'::regclass");
 is($reserved, '999', 'reserved_to: the highest id any session may hold');
 
 # A bulk load above reserved_to, with COPY.

@@ -161,7 +161,7 @@ my $connstr = $node->connstr('postgres');
 
 # Control: a lock held on a key's sequence (ALTER SEQUENCE, in a transaction
 # kept open) makes the poll wait; the sampler sees it.
-my $seq = $node->safe_psql('postgres', "SELECT sequence FROM hilo_keys WHERE table_name = 'h'::regclass");
+my $seq = $node->safe_psql('postgres', "SELECT sequence FROM id_gen.hilo_keys WHERE table_name = 'h'::regclass");
 my $holder = IPC::Run::start(['psql', '-X', '-q', '-d', $connstr, '-c',
 	"BEGIN; ALTER SEQUENCE $seq CACHE 1; SELECT pg_sleep(2); COMMIT;"]);
 usleep(300_000);

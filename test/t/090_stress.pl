@@ -155,7 +155,7 @@ my %tbl_gen = (t_sf => 'sf', t_tu => 'tu', t_dec => 'dec', t_h => 'h',
 	t_hp => 'h', t_hp_hi => 'h', t_hb => 'h');
 my %tbl_parent = (t_hp_hi => 't_hp');
 my @ins_tables = qw(t_sf t_tu t_dec t_h t_hp t_hp_hi t_hb);
-my @hilo_keys = qw(t_h t_hp t_hb);
+my @id_gen.hilo_keys = qw(t_h t_hp t_hb);
 my %gen_name = (sf => 'snowflake', tu => 'timeuuid', dec => 'decimal_id', h => 'hilo');
 
 sub parent { return $tbl_parent{ $_[0] } // $_[0]; }
@@ -358,7 +358,7 @@ sub sel_sql
 	}
 	return "SELECT 'dec', '-', 'x', $g, decimal_id() FROM generate_series(1, $n);\n"
 	  if $gen eq 'dec';
-	my $key = pick(@hilo_keys);
+	my $key = pick(@id_gen.hilo_keys);
 	return "SELECT 'h', '$key', 'x', $g, hilo_next('$key') FROM generate_series(1, $n);\n";
 }
 
@@ -631,7 +631,7 @@ sub bounded_maxlo
 	my ($s, $key) = @_;
 	my $i = rnd(scalar @maxlo_sizes);
 	my $n = $maxlo_sizes[$i];
-	my $r = run_sql($s, "SELECT 'info', max_lo, coalesce(reserved_to, 0) FROM hilo_keys "
+	my $r = run_sql($s, "SELECT 'info', max_lo, coalesce(reserved_to, 0) FROM id_gen.hilo_keys "
 		  . "WHERE table_name = '$key'::regclass;");
 	my ($ml, $rt);
 	for (@{ $r->{out} }) { ($ml, $rt) = ($1, $2) if /^info\|(\d+)\|(-?\d+)$/; }
@@ -651,7 +651,7 @@ sub op_maxlo
 {
 	my ($s) = @_;
 	my $op = new_op($s, 'maxlo');
-	my $key = pick(@hilo_keys);
+	my $key = pick(@id_gen.hilo_keys);
 	my $n = bounded_maxlo($s, $key);
 	my $commit = chance(0.5);
 	$op->{sql} = "BEGIN;\nSELECT hilo_set_max_lo('$key', $n);\n";
@@ -1160,7 +1160,7 @@ note sprintf('%d sessions on database 1, %d on database 2%s', $n1, $n2,
 	my @what;
 	for my $db (@dbs)
 	{
-		for my $key (@hilo_keys)
+		for my $key (@id_gen.hilo_keys)
 		{
 			my $s = pick(live($cur, $db));
 			my $op = new_op($s, 'first use');

@@ -316,7 +316,7 @@ IDGEN_FUNCTION(hilo_set_adaptive)
 }
 
 /* ---------------------------------------------------------------------
- * The hilo_keys view asks the core's rules, as the glue does
+ * The id_gen.hilo_keys view asks the core's rules, as the glue does
  * --------------------------------------------------------------------- */
 
 static bool

@@ -496,7 +496,7 @@ hilo_seq_next_value(Oid seqid)
 
 /*
  * Makes nextval() return next_v next.  The sequence is left "called" at the
- * value before when its range allows, so that hilo_keys can show where the
+ * value before when its range allows, so that id_gen.hilo_keys can show where the
  * key stands.
  */
 void

@@ -137,11 +137,11 @@ SELECT bool_and(a < b) AS uuid_increasing
  WHERE b IS NOT NULL;
 -- The clock moving back one hour does not move the ids back.
 CREATE TEMP TABLE before_step AS SELECT timeuuid_next() AS v;
-SET id_gen.clock_offset_ms = '-3600000';
+SET id_gen.test_clock_offset_ms = '-3600000';
 SELECT bool_and(timeuuid_next() > (SELECT v FROM before_step)) AS still_increasing
   FROM generate_series(1, 1000);
 SELECT timeuuid_timestamp(timeuuid_next()) >= timeuuid_timestamp((SELECT v FROM before_step)) AS time_kept;
-RESET id_gen.clock_offset_ms;
+RESET id_gen.test_clock_offset_ms;
 -- uuidv7_next() draws from the same stream, as uuid (so does uuidv7()
 -- before PostgreSQL 18; from 18 on uuidv7() is core's: timeuuid_uuid.sql).
 SELECT pg_typeof(uuidv7_next()), uuid_extract_version(uuidv7_next());

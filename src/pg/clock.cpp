@@ -77,8 +77,12 @@ idgen_clock_now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
+#ifdef IDGEN_TEST_HOOKS
 	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec +
-		(int64) (idgen_clock_offset_ms * 1000000.0);
+		(int64) (idgen_test_clock_offset_ms * 1000000.0);
+#else
+	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+#endif
 }
 
 int64

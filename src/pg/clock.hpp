@@ -60,8 +60,9 @@ typedef void (*IdgenFloorHook) (int64 floor_unix_ms);
 extern void idgen_clock_on_load(IdgenFloorHook hook);
 
 /*
- * The one clock reader: wall-clock Unix time moved by id_gen.clock_offset_ms
- * (a test hook), in nanoseconds, and in micro- and milliseconds from it.
+ * The one clock reader: wall-clock Unix time (moved by
+ * id_gen.test_clock_offset_ms in test builds only), in nanoseconds, and in
+ * micro- and milliseconds from it.
  */
 extern int64 idgen_clock_now_ns(void);
 extern int64 idgen_clock_now_ms(void);

@@ -300,7 +300,7 @@ snowflake_reserve(SfStream *st, int32 count, const char *fname)
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 						 errmsg("%s(): the clock reads %lld ms before the snowflake epoch", fname,
 								(long long) s.behind_ms),
-						 errhint("Check the system clock, id_gen.snowflake_epoch and id_gen.clock_offset_ms.")));
+						 errhint("Check the system clock and id_gen.snowflake_epoch.")));
 				break;
 			case sf::Status::TimeExhausted:
 				ereport(ERROR,

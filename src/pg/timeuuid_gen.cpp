@@ -128,8 +128,8 @@ idgen_timeuuid_init(void)
 }
 
 /*
- * Wall-clock nanoseconds since 1970, moved by id_gen.clock_offset_ms (a test
- * hook).  Before 1970 counts as 1970.
+ * Wall-clock nanoseconds since 1970 (idgen_clock_now_ns()).  Before 1970
+ * counts as 1970.
  */
 static inline uint64
 tu_clock_ns(void)

@@ -98,7 +98,7 @@ tu_attach(void)
  * millisecond, before any backend may issue again.
  */
 static void
-tu_raise_to_floor(int64 floor_unix_ms)
+tu_raise_to_floor(int64 floor_unix_ms, int64 epoch_unix_ms)
 {
 	tu_raise_word(tu_attach(),
 				  idgen::v7_word_from_clock(static_cast<uint64>(floor_unix_ms + 1) * 1000000) - 1);

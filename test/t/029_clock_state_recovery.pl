@@ -160,27 +160,30 @@ ok($p->start(fail_ok => 1), 'crash recovery with max_replication_slots = 0 start
 gen($p, 'p5', 1000);
 is(above($p, 'p5', 'p1', 'p2', 'p3', 'p4'), 't', 'and continues above');
 
-# Read-only transactions (max_replication_slots = 0 still).  A database
-# whose own floor is 30 s behind: timeuuids from read-only transactions
-# cannot raise it.  After a crash and a restart with the clock 20 s behind
-# they are still covered: refused, then continued above.
-$p->safe_psql('postgres', 'CREATE DATABASE ro');
-$p->safe_psql('ro', 'CREATE EXTENSION id_gen');
-$p->safe_psql('ro', 'SET id_gen.test_clock_offset_ms = -30000; SELECT timeuuid_next()');
-sleep 1.2;
-my $max_ro = $p->safe_psql('ro',
+$p->stop;
+
+# Read-only transactions, on a server with max_replication_slots = 0.  A
+# database whose own floor is 30 s behind: timeuuids from read-only
+# transactions cannot raise it.  After a crash and a restart with the clock
+# 20 s behind they are still covered: refused, then continued above.
+my $o = PostgreSQL::Test::Cluster->new('cs_readonly');
+$o->init;
+$o->append_conf('postgresql.conf', "max_replication_slots = 0\n");
+$o->start;
+$o->safe_psql('postgres', 'CREATE EXTENSION id_gen');
+$o->safe_psql('postgres', 'SET id_gen.test_clock_offset_ms = -30000; SELECT timeuuid_next()');
+my $max_ro = $o->safe_psql('postgres',
 	'BEGIN READ ONLY; SELECT max(t) FROM (SELECT timeuuid_next() AS t FROM generate_series(1, 1000)) s; COMMIT');
-$p->stop('immediate');
-$p->append_conf('postgresql.conf', "id_gen.test_clock_offset_ms = -20000\n");
-$p->start;
-my ($ret, $out, $err) = $p->psql('ro', "SELECT timeuuid_next() > '$max_ro'::timeuuid",
+$o->stop('immediate');
+$o->append_conf('postgresql.conf', "id_gen.test_clock_offset_ms = -20000\n");
+$o->start;
+my ($ret, $out, $err) = $o->psql('postgres', "SELECT timeuuid_next() > '$max_ro'::timeuuid",
 	extra_params => ['-v', 'VERBOSITY=verbose']);
 ok(($ret == 0 && $out eq 't') || $err =~ /55000: the clock is \d+ ms behind the persisted clock floor/,
 	'after a crash with the clock 20 s behind, no timeuuid below one issued in a read-only transaction')
   or diag "ret $ret out $out err $err";
-set_offset($p, 0);
-is($p->safe_psql('ro', "BEGIN READ ONLY; SELECT timeuuid_next() > '$max_ro'::timeuuid; COMMIT"),
+set_offset($o, 0);
+is($o->safe_psql('postgres', "BEGIN READ ONLY; SELECT timeuuid_next() > '$max_ro'::timeuuid; COMMIT"),
 	't', 'with the clock right, it continues above them');
-
-$p->stop;
+$o->stop;
 done_testing();

@@ -7,6 +7,8 @@
 #    the clock steps back;
 #  - a changed id_gen.snowflake_epoch that would make ids smaller is refused
 #    (the epoch is kept with the floor, in the state file and per database);
+#  - a corrupt state file: the server starts, the generators refuse, the
+#    remedy in the hint works;
 #  - CREATE/DROP DATABASE churn past the 64 per-database slots;
 #  - pg_dump/pg_restore into a fresh server, and pg_upgrade (15 -> 15), with
 #    the new server's clock behind.
@@ -129,19 +131,36 @@ restart_with_epoch('2015-01-01 00:00:00Z');
 gen($n, 'n6', 1000);
 is(above($n, 'n6', 'n1', 'n2', 'n3', 'n4', 'n5'), 't', 'the remedy (the previous epoch) works');
 
+# --- A corrupt state file ---------------------------------------------------
+# The server starts; the generators refuse, naming the file; the remedy in
+# the hint (remove it) works, and the database's own floor still holds.
+$n->stop;
+my $state = $n->data_dir . '/id_gen_clock.state';
+ok(-s $state, 'the state file exists in the data directory');
+open(my $fh, '>', $state) or die $!;
+print $fh "not a clock state";
+close $fh;
+ok($n->start(fail_ok => 1), 'a corrupt state file does not keep the server from starting');
+($ret, $out, $err) = $n->psql('postgres', 'SELECT timeuuid_next()', extra_params => ['-v', 'VERBOSITY=verbose']);
+like($err, qr/XX001: id_gen: the clock state file ".*id_gen_clock.state" is corrupt/, 'the generator refuses a corrupt state file');
+like($err, qr/HINT:  .*rm .*id_gen_clock.state/, 'the hint names the file to remove');
+unlink($state) or die $!;
+gen($n, 'n6b', 1000);
+is(above($n, 'n6b', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6'), 't', 'with the file removed, ids continue above');
+
 # --- Database churn past the 64 slots -------------------------------------
 my $script = '';
-for my $i (1 .. 70)
+for my $i (1 .. 66)
 {
-	$script .= "CREATE DATABASE churn$i TEMPLATE tmpl STRATEGY FILE_COPY;\n\\c churn$i\nSELECT snowflake_next() > 0;\n"
+	$script .= "CREATE DATABASE churn$i TEMPLATE tmpl;\n\\c churn$i\nSELECT snowflake_next() > 0;\n"
 	  . "\\c postgres\nDROP DATABASE churn$i;\n";
 }
 $n->safe_psql('postgres', $script);
 $n->safe_psql('postgres', 'CREATE DATABASE after_churn TEMPLATE tmpl');
 is(outcome($n, 'after_churn', 'SELECT snowflake_next(), timeuuid_next()'), 'ok',
-	'after 70 databases were used and dropped, a new one generates');
+	'after 66 databases were used and dropped, a new one generates');
 gen($n, 'n7', 1000);
-is(above($n, 'n7', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6'), 't', 'and the old ones continue above');
+is(above($n, 'n7', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n6b'), 't', 'and the old ones continue above');
 
 # --- pg_dump / pg_restore into a fresh server, its clock behind -----------
 my $dump = $n->basedir . '/ids.dump';
@@ -158,7 +177,7 @@ for my $f ('snowflake_next()', 'timeuuid_next()')
 }
 set_offset($m, 0);
 gen($m, 'restored', 1000);
-is(above($m, 'restored', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7'), 't', 'with the clock right, ids continue above');
+is(above($m, 'restored', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n6b', 'n7'), 't', 'with the clock right, ids continue above');
 $m->stop;
 
 # --- pg_upgrade 15 -> 15 ----------------------------------------------------
@@ -181,7 +200,7 @@ for my $f ('snowflake_next()', 'timeuuid_next()')
 }
 set_offset($u, 0);
 gen($u, 'upgraded', 1000);
-is(above($u, 'upgraded', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7'), 't', 'with the clock right, ids continue above');
+is(above($u, 'upgraded', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n6b', 'n7'), 't', 'with the clock right, ids continue above');
 $u->stop;
 
 done_testing();

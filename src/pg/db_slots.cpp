@@ -96,7 +96,9 @@ find_index(bool create, bool *resetting)
 
 /*
  * No index is free: take over one whose database was dropped, and reset it
- * before anyone uses it.  -1 if every holder still exists.
+ * before anyone uses it (the spinlock that clears "resetting" publishes the
+ * reset).  Returns the index this database now has, perhaps still being
+ * reset by another of its backends; -1 if every holder still exists.
  */
 static int
 reclaim_index(void)
@@ -131,8 +133,21 @@ reclaim_index(void)
 			return mine;
 		if (!taken)
 			continue;
-		for (int r = 0; r < nslot_resets; r++)
-			slot_resets[r] (i);
+		PG_TRY();
+		{
+			for (int r = 0; r < nslot_resets; r++)
+				slot_resets[r] (i);
+		}
+		PG_CATCH();
+		{
+			/* Give it back to the dropped database: the next taker resets it all. */
+			SpinLockAcquire(&db_slots->mutex);
+			db_slots->dboid[i] = seen[i];
+			db_slots->resetting[i] = false;
+			SpinLockRelease(&db_slots->mutex);
+			PG_RE_THROW();
+		}
+		PG_END_TRY();
 		SpinLockAcquire(&db_slots->mutex);
 		db_slots->resetting[i] = false;
 		SpinLockRelease(&db_slots->mutex);
@@ -157,8 +172,12 @@ idgen_database_index(bool create)
 		SpinLockAcquire(&db_slots->mutex);
 		found = find_index(create, &resetting);
 		SpinLockRelease(&db_slots->mutex);
-		if (found < 0 && create)
-			found = reclaim_index();
+		/*
+		 * None free: take over a dropped database's index, then look again
+		 * (another backend of this database may be the one resetting it).
+		 */
+		if (found < 0 && create && reclaim_index() >= 0)
+			continue;
 		if (found < 0 || !resetting)
 			break;
 		/* Another backend of this database is resetting the index it took over. */

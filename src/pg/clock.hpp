@@ -62,7 +62,7 @@ typedef struct IdgenFloorSlot
 	pg_atomic_uint32 loaded;	/* IDGEN_FLOOR_* above */
 	pg_atomic_uint64 ok_ms;		/* ids up to here are covered by every floor */
 	pg_atomic_uint64 reserved_ms;	/* this database's persisted floor */
-	pg_atomic_uint64 advances;	/* WAL-flushed floor advances since start */
+	pg_atomic_uint64 advances;	/* durable floor advances (file or WAL) since start */
 } IdgenFloorSlot;
 
 /*

@@ -19,6 +19,8 @@
 
 extern "C" {
 #include "storage/spin.h"
+#include "utils/inval.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 }
 
@@ -108,6 +110,13 @@ reclaim_index(void)
 	SpinLockAcquire(&db_slots->mutex);
 	memcpy(seen, db_slots->dboid, sizeof(seen));
 	SpinLockRelease(&db_slots->mutex);
+	/*
+	 * Look pg_database up with a catalog snapshot taken after the copy: a
+	 * database holding an index was created (committed) before its backend
+	 * connected, so it is seen unless it has been dropped.
+	 */
+	AcceptInvalidationMessages();
+	InvalidateCatalogSnapshot();
 
 	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
 	{

@@ -23,9 +23,14 @@ EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text test/stat/id_str
 
 # Regression tests run on a stock server (no shared_preload_libraries): that
 # is the configuration CREATE EXTENSION must work in.
-REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor hilo_reserve hilo_adaptive hilo_orm hilo_roles snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_comb id_encode jsid node_identity hilo_nodes headroom upgrade
+REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor hilo_reserve hilo_adaptive hilo_orm hilo_roles snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_comb id_encode jsid node_identity hilo_nodes upgrade
+# Tests that need the test build (make temp-install): make test runs them
+# after REGRESS; make installcheck and the package, on a production build,
+# do not.
+REGRESS_TEST_HOOKS = clock_hooks headroom
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
-ISOLATION = hilo_first_use hilo_max_lo hilo_key_lock hilo_privileges hilo_admin_rollback hilo_worker_cancel hilo_reserve hilo_orm hilo_roles snowflake_concurrent decimal_concurrent timeuuid_concurrent
+ISOLATION = hilo_first_use hilo_max_lo hilo_key_lock hilo_privileges hilo_admin_rollback hilo_worker_cancel hilo_reserve hilo_orm hilo_roles snowflake_concurrent decimal_concurrent
+ISOLATION_TEST_HOOKS = timeuuid_concurrent
 ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
 # make installcheck runs against a running server, as a user whose name is a
 # superuser role there (PGHOST, PGPORT, PGUSER say which server): one that
@@ -148,13 +153,13 @@ temp-install:
 test-regress:
 	mkdir -p tmp_check
 	$(PG_REGRESS) --temp-instance=tmp_check/regress --bindir=$(TMP_BINDIR) \
-		$(REGRESS_OPTS) $(REGRESS)
+		$(REGRESS_OPTS) $(REGRESS) $(REGRESS_TEST_HOOKS)
 
 test-isolation:
 	mkdir -p tmp_check
 	$(if $(ISOLATION),$(PG_ISOLATION_REGRESS) --temp-instance=tmp_check/isolation \
 		--bindir=$(TMP_BINDIR) --temp-config=test/regress.conf \
-		$(ISOLATION_OPTS) $(ISOLATION))
+		$(ISOLATION_OPTS) $(ISOLATION) $(ISOLATION_TEST_HOOKS))
 
 test-tap: test/stat/id_stream
 	rm -rf tmp_check/tap && mkdir -p tmp_check/tap

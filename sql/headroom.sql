@@ -22,7 +22,7 @@ SELECT reason FROM id_gen.headroom WHERE generator = 'node identity';
 -- each, so that the days shown do not depend on how long a statement takes.)
 CREATE FUNCTION pg_temp.days_before_end(d numeric) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-    EXECUTE format('SET id_gen.clock_offset_ms = %s',
+    EXECUTE format('SET id_gen.test_clock_offset_ms = %s',
         (extract(epoch FROM '2086-07-08 15:47:35.551+00'::timestamptz - clock_timestamp()
                               - d * interval '1 day') * 1000)::bigint);
 END $$;
@@ -42,7 +42,7 @@ SELECT generator, status FROM id_gen.headroom WHERE generator IN ('snowflake', '
 RESET id_gen.headroom_warning_days;
 -- timeuuid's 48-bit field ends in 10889: never within a century.
 SELECT generator, status, runs_out FROM id_gen.headroom WHERE generator = 'timeuuid';
-RESET id_gen.clock_offset_ms;
+RESET id_gen.test_clock_offset_ms;
 
 -- 2. The clock: the floor runs at most one step (1000 ms) ahead of the clock.
 -- Set back 10 s (within a backward tolerance of 20 s): warning.  Set back 60 s,
@@ -53,10 +53,10 @@ SELECT pg_sleep(0.5);
 SELECT max_clock_backward_ms FROM id_gen.headroom_thresholds();
 SELECT snowflake_next() > 0 AS floor_reserved;
 SELECT status FROM id_gen.headroom WHERE generator = 'clock';
-SET id_gen.clock_offset_ms = -10000;
+SET id_gen.test_clock_offset_ms = -10000;
 SELECT status, regexp_replace(reason, '\d+ ms ahead.*', 'N ms ahead ...') AS reason
   FROM id_gen.headroom WHERE generator = 'clock';
-SET id_gen.clock_offset_ms = -60000;
+SET id_gen.test_clock_offset_ms = -60000;
 SELECT status, regexp_replace(regexp_replace(reason, 'is \d+ ms behind', 'is N ms behind'), '; .*', '') AS reason
   FROM id_gen.headroom WHERE generator = 'clock';
 -- A generator called now refuses; the clock row then says when it saw that.
@@ -66,7 +66,7 @@ SELECT snowflake_next(); \echo :LAST_ERROR_SQLSTATE
 SELECT status, detail->>'last_clock_backward' IS NOT NULL AS step_seen,
        reason ~ '; last backward step seen \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$' AS said
   FROM id_gen.headroom WHERE generator = 'clock';
-RESET id_gen.clock_offset_ms;
+RESET id_gen.test_clock_offset_ms;
 ALTER SYSTEM RESET id_gen.max_clock_backward_ms;
 SELECT pg_reload_conf();
 SELECT pg_sleep(0.5);

@@ -138,28 +138,15 @@ COMMENT ON FUNCTION hilo_set_floor(regclass, bigint) IS
 -- Clock floor, snowflake, decimal_id, timeuuid
 -- ---------------------------------------------------------------------------
 
--- Server-wide state that must outlive this extension and be shared by every
--- database of the server: the clock floor of the snowflake and timeuuid
--- streams (Unix ms), and the next free decimal_id() generator id.  Each is
--- kept as the progress of a replication origin: server-wide, WAL-logged,
--- replayed after a crash and on streaming standbys, and written without a
--- transaction.  Origins are not extension members: DROP EXTENSION leaves
--- them, so that a reinstall never reissues an id.  Each takes one of the
--- max_replication_slots progress slots; with max_replication_slots = 0 the
--- generators fall back to per-database state and say so with a WARNING.
-DO $$
-DECLARE
-    origin text;
-BEGIN
-    IF pg_catalog.current_setting('max_replication_slots')::integer > 0 THEN
-        FOREACH origin IN ARRAY ARRAY['id_gen_clock_floor', 'id_gen_decimal_generators'] LOOP
-            IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_origin WHERE roname = origin) THEN
-                PERFORM pg_catalog.pg_replication_origin_create(origin);
-            END IF;
-        END LOOP;
-    END IF;
-END
-$$;
+-- The snowflake/jsid epoch (Unix ms) the ids below this database's clock
+-- floor were counted from (never set until the first floor is written): a
+-- server restarted with id_gen.snowflake_epoch moved later refuses to
+-- generate while new ids would be smaller.  Set by the extension only.
+CREATE SEQUENCE id_gen.clock_epoch MINVALUE 0 START 0 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.clock_epoch', '');
+REVOKE ALL ON SEQUENCE id_gen.clock_epoch FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.clock_epoch IS
+    'snowflake/jsid epoch (Unix ms) of the ids below id_gen.clock_floor in this database';
 
 -- ---------------------------------------------------------------------------
 -- timeuuid beside uuid.  Drivers send UUID parameters as uuid (pgjdbc's

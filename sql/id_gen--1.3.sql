@@ -189,33 +189,14 @@ COMMENT ON EVENT TRIGGER id_gen_hilo_on_drop IS
 -- Clock floor, snowflake, decimal_id
 -- ---------------------------------------------------------------------------
 
--- Server-wide state that must outlive this extension and be shared by every
--- database of the server: the clock floor of the snowflake and timeuuid
--- streams (Unix ms), and the next free decimal_id() generator id.  Each is
--- kept as the progress of a replication origin: server-wide, WAL-logged,
--- replayed after a crash and on streaming standbys, and written without a
--- transaction.  Origins are not extension members: DROP EXTENSION leaves
--- them, so that a reinstall never reissues an id.  Each takes one of the
--- max_replication_slots progress slots; with max_replication_slots = 0 the
--- generators fall back to per-database state and say so with a WARNING.
-DO $$
-DECLARE
-    origin text;
-BEGIN
-    IF pg_catalog.current_setting('max_replication_slots')::integer > 0 THEN
-        FOREACH origin IN ARRAY ARRAY['id_gen_clock_floor', 'id_gen_decimal_generators'] LOOP
-            IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_origin WHERE roname = origin) THEN
-                PERFORM pg_catalog.pg_replication_origin_create(origin);
-            END IF;
-        END LOOP;
-    END IF;
-END
-$$;
-
--- The persistent clock floor of this database (Unix ms): no snowflake id is
--- issued at a time above it, and it is WAL-logged and flushed before it is
--- raised, so after a crash, a restart or a failover the generators start
--- above it.  Set with setval semantics by the extension only.
+-- The persistent clock floor of this database (Unix ms): no snowflake id,
+-- jsid or timeuuid is issued at a time above it, and it is WAL-logged and
+-- flushed before it is raised, so after a crash, a restart, a failover, a
+-- PITR, a dump and restore or pg_upgrade the generators start above it.  The
+-- server-wide floor across the databases of one server is kept in the state
+-- file $PGDATA/id_gen_clock.state (no replication origin: nothing id_gen
+-- writes needs a resource where WAL is replayed).  Set with setval semantics
+-- by the extension only.
 CREATE SEQUENCE id_gen.clock_floor MINVALUE 0 START 0 NO CYCLE;
 SELECT pg_catalog.setval('id_gen.clock_floor', 0, true);
 SELECT pg_catalog.pg_extension_config_dump('id_gen.clock_floor', '');
@@ -250,6 +231,16 @@ REVOKE ALL ON FUNCTION id_gen.decimal_id_carry_counter() FROM PUBLIC;
 COMMENT ON FUNCTION id_gen.decimal_id_carry_counter() IS
     'install scripts only: puts the reserved end of this database''s decimal_id counter, kept in shared memory since the server started, into id_gen.decimal_counter';
 SELECT id_gen.decimal_id_carry_counter();
+
+-- The snowflake/jsid epoch (Unix ms) the ids below this database's clock
+-- floor were counted from (never set until the first floor is written): a
+-- server restarted with id_gen.snowflake_epoch moved later refuses to
+-- generate while new ids would be smaller.  Set by the extension only.
+CREATE SEQUENCE id_gen.clock_epoch MINVALUE 0 START 0 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.clock_epoch', '');
+REVOKE ALL ON SEQUENCE id_gen.clock_epoch FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.clock_epoch IS
+    'snowflake/jsid epoch (Unix ms) of the ids below id_gen.clock_floor in this database';
 
 -- Generators write WAL-logged state now and then (like nextval): PARALLEL UNSAFE.
 CREATE FUNCTION snowflake_next() RETURNS bigint

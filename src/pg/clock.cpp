@@ -2,30 +2,38 @@
  * clock.cpp: the generators' clock and the persistent clock floor (see
  * clock.hpp for the protocol).
  *
- * Shared memory "id_gen clock floors": the server-wide floor as published
- * (server_ms) and one slot per database (indexed as db_slots.hpp says).
- * Locking:
- *  - the spinlock guards only loaded_ms;
- *  - loading and advancing a database's floors is serialised by a
+ * The state file $PGDATA/id_gen_clock.state (IDGEN_CLOCK_STATE_FILE): a
+ * magic number, a version, the server-wide floor (Unix ms), the epoch ids
+ * up to it were counted from, and a CRC-32C.  Written as core writes its
+ * own state files: a temporary file, pg_fsync, durable_rename.  At most once
+ * per floor step (IDGEN_FLOOR_STEP_MS), by whichever backend first needs a
+ * millisecond above it; read at the first use after a start, never by the
+ * postmaster.  pg_basebackup copies it; pg_upgrade, pg_dump and a PITR to
+ * another data directory do not (the per-database sequences cover those).
+ *
+ * Shared memory "id_gen clock floors": the file's floor as written
+ * (server_ms), the largest floor the streams have been raised above
+ * (raised_ms), the epoch of this start, and one slot per database (indexed
+ * as db_slots.hpp says).  Locking:
+ *  - the LWLock serialises reading and writing the state file (it works
+ *    without shared_preload_libraries: its tranche is allocated at run
+ *    time); it is never held while waiting for the clock;
+ *  - the spinlock guards the epoch bookkeeping (old_*);
+ *  - loading and advancing a database's floor is serialised by a
  *    self-conflicting heavyweight lock (ShareUpdateExclusiveLock) on that
  *    database's id_gen.clock_floor sequence, taken and released around the
- *    work (not held to transaction end).  A heavyweight lock, not an LWLock,
- *    because the work opens a relation, writes and flushes WAL, and may sleep:
- *    it must stay interruptible and visible to the deadlock detector.
- *    Backends of two databases may advance the server-wide floor at once;
- *    that is safe because it only grows (server_floor.cpp).
- *    During recovery (which allows no such lock) the floors are only read,
- *    provisionally;
- *  - the hot path only reads ok_ms atomically.  server_ms, reserved_ms and
- *    ok_ms only grow, and are raised only after the WAL flush that makes the
- *    value durable.
+ *    work (not held to transaction end): the work opens a relation, writes
+ *    and flushes WAL, and may sleep.  During recovery (which allows no such
+ *    lock) a database's floor is only read, provisionally;
+ *  - the hot path only reads ok_ms atomically.  server_ms, raised_ms,
+ *    reserved_ms and ok_ms only grow, and are raised only once the value is
+ *    durable (the file renamed, or the WAL flushed).
  */
 #include "pg/clock.hpp"
 
 #include "pg/db_slots.hpp"
 #include "pg/extension_owner.hpp"
 #include "pg/guc.hpp"
-#include "pg/server_floor.hpp"
 #include "pg/shmem.hpp"
 #include "pg/unix_time.hpp"
 
@@ -35,7 +43,11 @@ extern "C" {
 #include "access/xlog.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "miscadmin.h"
+#include "port/pg_crc32c.h"
+#include "storage/fd.h"
 #include "storage/lmgr.h"
+#include "storage/lwlock.h"
 #include "storage/spin.h"
 #include "utils/fmgrprotos.h"
 #include "utils/inval.h"
@@ -44,20 +56,54 @@ extern "C" {
 #include "utils/timestamp.h"
 }
 
+#include <fcntl.h>
+#include <unistd.h>
 #include <ctime>
+
+#define IDGEN_CLOCK_STATE_FILE "id_gen_clock.state"
+#define IDGEN_CLOCK_STATE_TEMP "id_gen_clock.state.tmp"
+#define IDGEN_CLOCK_STATE_MAGIC 0x49444743	/* "IDGC" */
+#define IDGEN_CLOCK_STATE_VERSION 1
+
+/* The state file's contents, in the server's byte order. */
+typedef struct ClockStateFile
+{
+	uint32		magic;
+	uint32		version;
+	int64		floor_ms;		/* ids may have been issued up to here (Unix ms) */
+	int64		epoch_ms;		/* snowflake/jsid ids up to it count from here */
+	pg_crc32c	crc;			/* of everything above */
+} ClockStateFile;
 
 typedef struct IdgenClockShared
 {
+	LWLock		lock;			/* the state file */
+	int			tranche;
+	int64		epoch_ms;		/* epoch of this start, fixed at creation */
+	pg_atomic_uint32 file_loaded;	/* the state file has been read */
+	pg_atomic_uint64 server_ms;	/* the state file's floor, durable */
+	pg_atomic_uint64 raised_ms;	/* the streams are above every floor read up to here */
 	slock_t		mutex;
-	pg_atomic_uint64 server_ms;	/* server-wide floor, durable; 0 if none */
+	/*
+	 * Floors read that were reached under an earlier epoch than this start's:
+	 * new snowflake ids are smaller than those old ones until the clock,
+	 * counted from the new epoch, passes old_field_ms (a time field, ms since
+	 * old_epoch_ms).  old_epoch_ms < 0: none.
+	 */
+	int64		old_epoch_ms;
+	int64		old_field_ms;
 	IdgenFloorSlot slots[IDGEN_MAX_DATABASES];
 } IdgenClockShared;
 
 static IdgenClockShared *clock_shared = nullptr;
 static IdgenFloorSlot *my_slot = nullptr;
 
-/* id_gen.clock_floor of this database, looked up once (reset on invalidation). */
+/*
+ * id_gen.clock_floor and id_gen.clock_epoch of this database, looked up once
+ * (reset on invalidation).
+ */
 static Oid	floor_seq = InvalidOid;
+static Oid	epoch_seq = InvalidOid;
 
 #define IDGEN_MAX_FLOOR_HOOKS 4
 static IdgenFloorHook floor_hooks[IDGEN_MAX_FLOOR_HOOKS];
@@ -77,8 +123,12 @@ idgen_clock_now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
+#ifdef IDGEN_TEST_HOOKS
 	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec +
-		(int64) (idgen_clock_offset_ms * 1000000.0);
+		(int64) (idgen_test_clock_offset_ms * 1000000.0);
+#else
+	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+#endif
 }
 
 int64
@@ -129,34 +179,69 @@ idgen_check_can_generate(const char *fname)
 				 errmsg("cannot execute %s() during a parallel operation", fname)));
 }
 
+/* A slot as created: nothing loaded. */
+static void
+clock_slot_clear(IdgenFloorSlot *s, bool init)
+{
+	if (init)
+	{
+		pg_atomic_init_u32(&s->loaded, IDGEN_FLOOR_NOT_LOADED);
+		pg_atomic_init_u64(&s->ok_ms, 0);
+		pg_atomic_init_u64(&s->reserved_ms, 0);
+		pg_atomic_init_u64(&s->advances, 0);
+		return;
+	}
+	pg_atomic_write_u32(&s->loaded, IDGEN_FLOOR_NOT_LOADED);
+	pg_atomic_write_u64(&s->ok_ms, 0);
+	pg_atomic_write_u64(&s->reserved_ms, 0);
+	pg_atomic_write_u64(&s->advances, 0);
+}
+
 static void
 clock_shared_init(void *ptr)
 {
 	IdgenClockShared *cs = static_cast<IdgenClockShared *>(ptr);
 
-	SpinLockInit(&cs->mutex);
+	cs->tranche = LWLockNewTrancheId();
+	LWLockInitialize(&cs->lock, cs->tranche);
+	/* Read once per start: ids must not change meaning while the server runs. */
+	cs->epoch_ms = idgen_snowflake_epoch_ms;
+	pg_atomic_init_u32(&cs->file_loaded, 0);
 	pg_atomic_init_u64(&cs->server_ms, 0);
+	pg_atomic_init_u64(&cs->raised_ms, 0);
+	SpinLockInit(&cs->mutex);
+	cs->old_epoch_ms = -1;
+	cs->old_field_ms = 0;
 	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
-	{
-		IdgenFloorSlot *s = &cs->slots[i];
-
-		pg_atomic_init_u32(&s->loaded, IDGEN_FLOOR_NOT_LOADED);
-		pg_atomic_init_u64(&s->ok_ms, 0);
-		pg_atomic_init_u64(&s->reserved_ms, 0);
-		s->loaded_ms = 0;
-		pg_atomic_init_u64(&s->advances, 0);
-	}
+		clock_slot_clear(&cs->slots[i], true);
 }
 
 static const IdgenShmemStruct clock_shmem = {
 	"id_gen clock floors", sizeof(IdgenClockShared), clock_shared_init
 };
 
+static IdgenClockShared *
+clock_attach(void)
+{
+	if (clock_shared == nullptr)
+	{
+		clock_shared = static_cast<IdgenClockShared *>(idgen_shmem_attach(&clock_shmem));
+		LWLockRegisterTranche(clock_shared->tranche, "id_gen_clock_state");
+	}
+	return clock_shared;
+}
+
+int64
+idgen_clock_epoch_ms(void)
+{
+	return clock_attach()->epoch_ms;
+}
+
 void
 idgen_clock_relcache(Oid relid)
 {
-	if (!OidIsValid(relid) || relid == floor_seq)
-		floor_seq = InvalidOid;
+	if (!OidIsValid(relid) || relid == floor_seq || relid == epoch_seq)
+		floor_seq = epoch_seq = InvalidOid;
 }
 
 static Oid
@@ -167,20 +252,47 @@ clock_floor_seq(void)
 	return floor_seq;
 }
 
+/*
+ * id_gen.clock_epoch, or InvalidOid in a database whose extension predates
+ * it (1.2 and older until ALTER EXTENSION UPDATE): its epoch is then kept in
+ * the state file only.
+ */
+static Oid
+clock_epoch_seq(void)
+{
+	if (!OidIsValid(epoch_seq))
+	{
+		Oid			nsp = get_namespace_oid("id_gen", true);
+		Oid			rel = OidIsValid(nsp) ? get_relname_relid("clock_epoch", nsp) : InvalidOid;
+
+		if (OidIsValid(rel) && get_rel_relkind(rel) == RELKIND_SEQUENCE)
+			epoch_seq = rel;
+	}
+	return epoch_seq;
+}
+
+/* A slot handed to another database (db_slots.hpp): nothing loaded. */
+static void
+clock_slot_reset(int index)
+{
+	clock_slot_clear(&clock_attach()->slots[index], false);
+}
+
 void
 idgen_clock_init(void)
 {
 	idgen_shmem_register(&clock_shmem);
+	idgen_db_slots_on_reuse(clock_slot_reset);
 }
 
 /* This database's floor slot (see idgen_database_index). */
 static IdgenFloorSlot *
 find_slot(bool create)
 {
-	int			i = idgen_database_index(create);
+	int			i;
 
-	if (clock_shared == nullptr)
-		clock_shared = static_cast<IdgenClockShared *>(idgen_shmem_attach(&clock_shmem));
+	clock_attach();
+	i = idgen_database_index(create);
 	return i < 0 ? nullptr : &clock_shared->slots[i];
 }
 
@@ -232,6 +344,19 @@ format_unix_ms(int64 unix_ms)
 	return pstrdup(timestamptz_to_str(idgen_timestamptz_from_unix_ms(unix_ms)));
 }
 
+/* An epoch as id_gen.snowflake_epoch takes it: 'YYYY-MM-DD HH:MM:SSZ'. */
+static char *
+format_epoch(int64 unix_ms)
+{
+	time_t		secs = (time_t) (unix_ms / 1000);
+	struct tm	tm;
+	char		buf[64];
+
+	gmtime_r(&secs, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%SZ", &tm);
+	return pstrdup(buf);
+}
+
 /* Raise an atomic to at least v (it never goes down). */
 static void
 raise_u64(pg_atomic_uint64 *a, int64 v)
@@ -243,43 +368,274 @@ raise_u64(pg_atomic_uint64 *a, int64 v)
 			break;
 }
 
-/* Raise the slot's loaded_ms to at least floor (under the mutex: loads during recovery take no lock). */
-static void
-raise_loaded_ms(IdgenFloorSlot *slot, int64 floor)
+/*
+ * Read the state file into *f: false if there is none.  A file that cannot
+ * be read, or is corrupt, is an ERROR here, at the generator, never at
+ * server start: the hint names the file and the remedy.
+ */
+static bool
+state_file_read(ClockStateFile *f)
 {
-	SpinLockAcquire(&clock_shared->mutex);
-	if (slot->loaded_ms < floor)
-		slot->loaded_ms = floor;
-	SpinLockRelease(&clock_shared->mutex);
+	char		buf[sizeof(ClockStateFile) + 1];
+	int			fd = OpenTransientFile(IDGEN_CLOCK_STATE_FILE, O_RDONLY | PG_BINARY);
+	ssize_t		r;
+	pg_crc32c	crc;
+
+	if (fd < 0)
+	{
+		if (errno == ENOENT)
+			return false;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open file \"%s\": %m", IDGEN_CLOCK_STATE_FILE)));
+	}
+	r = read(fd, buf, sizeof(buf));
+	if (r < 0)
+	{
+		int			save_errno = errno;
+
+		CloseTransientFile(fd);
+		errno = save_errno;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read file \"%s\": %m", IDGEN_CLOCK_STATE_FILE)));
+	}
+	CloseTransientFile(fd);
+	if (r == (ssize_t) sizeof(ClockStateFile))
+	{
+		memcpy(f, buf, sizeof(ClockStateFile));
+		INIT_CRC32C(crc);
+		COMP_CRC32C(crc, f, offsetof(ClockStateFile, crc));
+		FIN_CRC32C(crc);
+		if (f->magic == IDGEN_CLOCK_STATE_MAGIC && f->version == IDGEN_CLOCK_STATE_VERSION &&
+			EQ_CRC32C(crc, f->crc) && f->floor_ms >= 0 && f->epoch_ms >= 0)
+			return true;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("id_gen: the clock state file \"%s/%s\" is corrupt", DataDir, IDGEN_CLOCK_STATE_FILE),
+			 errdetail("It holds the server-wide clock floor of snowflake_next(), jsid_next() and timeuuid_next(); "
+					   "they issue no id until it can be read."),
+			 errhint("With the system clock right, remove the file (rm %s/%s): each database's own floor still covers "
+					 "the ids of its read-write transactions, and the file is written again at the next id.",
+					 DataDir, IDGEN_CLOCK_STATE_FILE)));
+	return false;				/* keep the compiler quiet */
+}
+
+/*
+ * Write the state file durably, replacing the old one atomically: a crash
+ * leaves the old file or the new one, never a mix.  Under the LWLock.
+ */
+static void
+state_file_write(int64 floor_ms, int64 epoch_ms)
+{
+	ClockStateFile f;
+	int			fd;
+
+	memset(&f, 0, sizeof(f));
+	f.magic = IDGEN_CLOCK_STATE_MAGIC;
+	f.version = IDGEN_CLOCK_STATE_VERSION;
+	f.floor_ms = floor_ms;
+	f.epoch_ms = epoch_ms;
+	INIT_CRC32C(f.crc);
+	COMP_CRC32C(f.crc, &f, offsetof(ClockStateFile, crc));
+	FIN_CRC32C(f.crc);
+
+	fd = OpenTransientFile(IDGEN_CLOCK_STATE_TEMP, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
+	if (fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not create file \"%s\": %m", IDGEN_CLOCK_STATE_TEMP)));
+	errno = 0;
+	if (write(fd, &f, sizeof(f)) != (ssize_t) sizeof(f))
+	{
+		int			save_errno = errno;
+
+		CloseTransientFile(fd);
+		/* no errno: assume the disk is full */
+		errno = save_errno ? save_errno : ENOSPC;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not write file \"%s\": %m", IDGEN_CLOCK_STATE_TEMP)));
+	}
+	if (pg_fsync(fd) != 0)
+	{
+		int			save_errno = errno;
+
+		CloseTransientFile(fd);
+		errno = save_errno;
+		ereport(data_sync_elevel(ERROR),
+				(errcode_for_file_access(),
+				 errmsg("could not fsync file \"%s\": %m", IDGEN_CLOCK_STATE_TEMP)));
+	}
+	if (CloseTransientFile(fd) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not close file \"%s\": %m", IDGEN_CLOCK_STATE_TEMP)));
+	(void) durable_rename(IDGEN_CLOCK_STATE_TEMP, IDGEN_CLOCK_STATE_FILE, ERROR);
+}
+
+/*
+ * A floor was read under which snowflake ids and jsids were counted from
+ * epoch_ms.  If that epoch is earlier than this start's, those ids are above
+ * new ones until the clock, counted from the new epoch, passes their time
+ * field: remember it (idgen_clock_check_epoch refuses until then).
+ */
+static void
+note_floor_epoch(int64 floor_ms, int64 epoch_ms)
+{
+	IdgenClockShared *cs = clock_shared;
+
+	if (epoch_ms >= cs->epoch_ms || floor_ms <= epoch_ms)
+		return;
+	SpinLockAcquire(&cs->mutex);
+	if (cs->old_epoch_ms < 0 || epoch_ms < cs->old_epoch_ms)
+		cs->old_epoch_ms = epoch_ms;
+	if (cs->old_field_ms < floor_ms - epoch_ms)
+		cs->old_field_ms = floor_ms - epoch_ms;
+	SpinLockRelease(&cs->mutex);
+}
+
+/*
+ * The epoch to persist beside a new floor: this start's, or, while a later
+ * epoch is refused, the earlier one (the floor then still bounds the old
+ * ids' time field).
+ */
+static int64
+epoch_to_persist(int64 now_ms)
+{
+	IdgenClockShared *cs = clock_shared;
+	int64		epoch = cs->epoch_ms;
+
+	SpinLockAcquire(&cs->mutex);
+	if (cs->old_epoch_ms >= 0 && now_ms - cs->epoch_ms <= cs->old_field_ms)
+		epoch = cs->old_epoch_ms;
+	SpinLockRelease(&cs->mutex);
+	return epoch;
+}
+
+void
+idgen_clock_check_epoch(const char *fname)
+{
+	IdgenClockShared *cs = clock_attach();
+	int64		old_epoch;
+	int64		old_field;
+
+	SpinLockAcquire(&cs->mutex);
+	old_epoch = cs->old_epoch_ms;
+	old_field = cs->old_field_ms;
+	SpinLockRelease(&cs->mutex);
+	if (old_epoch < 0 || idgen_clock_now_ms() - cs->epoch_ms > old_field)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("%s(): id_gen.snowflake_epoch is later than the epoch of ids already issued, and new ids would be smaller",
+					fname),
+			 errdetail("Ids were issued up to %s counted from the previous epoch %s; counted from the epoch %s, new ids pass them only after %s.",
+					   format_unix_ms(old_epoch + old_field), format_epoch(old_epoch),
+					   format_epoch(cs->epoch_ms), format_unix_ms(cs->epoch_ms + old_field)),
+			 errhint("Set id_gen.snowflake_epoch = '%s' again and restart the server.", format_epoch(old_epoch))));
 }
 
 /*
  * The largest millisecond the durable floors cover for a caller of this
- * database.  Where the database's floor cannot be written (a parallel worker,
- * a read-only transaction), only the server-wide floor counts.
+ * database: the state file's floor and, for callers that can write it (not
+ * a parallel worker, not a read-only transaction), the database's too.
  */
 static int64
-floor_cover(IdgenFloorSlot *slot, bool server_wide, bool can_write_db)
+floor_cover(IdgenFloorSlot *slot, bool can_write_db)
 {
-	int64		db = (int64) pg_atomic_read_u64(&slot->reserved_ms);
 	int64		srv = (int64) pg_atomic_read_u64(&clock_shared->server_ms);
+	int64		db = (int64) pg_atomic_read_u64(&slot->reserved_ms);
 
-	if (server_wide)
-		return can_write_db ? Min(srv, db) : srv;
-	return db;
+	return can_write_db ? Min(srv, db) : srv;
 }
 
 /* What every caller of this database may issue without advancing. */
 static void
-publish_ok(IdgenFloorSlot *slot, bool server_wide)
+publish_ok(IdgenFloorSlot *slot)
 {
-	raise_u64(&slot->ok_ms, floor_cover(slot, server_wide, true));
+	raise_u64(&slot->ok_ms, floor_cover(slot, true));
 }
 
 /*
- * First use of this database since server start (or since promotion): read
- * the persisted floors, the server's and the database's, and raise the
- * streams above the larger before anyone is told the slot is loaded.
+ * A floor just read may lie ahead of the clock: at most one step (plus the
+ * tolerance) ahead, it is the reservation of a recent run; wait for the
+ * clock to pass it.  Further ahead, the clock has gone back: ERROR.
+ */
+static void
+wait_for_floor(int64 floor, const char *whose)
+{
+	int64		now = idgen_clock_now_ms();
+	int64		behind = floor - now + 1;
+
+	if (floor < now)
+		return;
+	if (behind > IDGEN_FLOOR_STEP_MS + idgen_max_clock_backward_ms)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the clock is %lld ms behind the persisted clock floor", (long long) behind),
+				 errdetail("Ids may have been issued up to %s (before a restart, a crash, a failover or a restore) in %s; the clock reads %s.",
+						   format_unix_ms(floor), whose, format_unix_ms(now)),
+				 errhint("Correct the system clock (check time synchronisation), or wait until it passes the floor.")));
+	while (idgen_clock_now_ms() <= floor)
+		idgen_sleep_ms(floor - idgen_clock_now_ms() + 1);
+}
+
+/* Raise every stream above a floor read (under which ids counted from epoch_ms). */
+static void
+raise_streams(int64 floor, int64 epoch_ms)
+{
+	for (int i = 0; i < nfloor_hooks; i++)
+		floor_hooks[i] (floor, epoch_ms);
+	note_floor_epoch(floor, epoch_ms);
+	raise_u64(&clock_shared->raised_ms, floor);
+}
+
+/*
+ * The server's first use since the start: read the state file (not under
+ * the LWLock: it is replaced by rename, and nobody writes it before it has
+ * been loaded), wait for the clock to pass its floor, raise the streams.
+ */
+static void
+load_server_floor(void)
+{
+	IdgenClockShared *cs = clock_shared;
+	ClockStateFile f;
+	bool		found;
+
+	if (pg_atomic_read_u32(&cs->file_loaded) != 0)
+		return;
+	found = state_file_read(&f);
+	if (found)
+		wait_for_floor(f.floor_ms, "this server");
+	LWLockAcquire(&cs->lock, LW_EXCLUSIVE);
+	if (pg_atomic_read_u32(&cs->file_loaded) == 0)
+	{
+		if (found)
+		{
+			raise_streams(f.floor_ms, f.epoch_ms);
+			raise_u64(&cs->server_ms, f.floor_ms);
+		}
+		pg_write_barrier();
+		pg_atomic_write_u32(&cs->file_loaded, 1);
+	}
+	LWLockRelease(&cs->lock);
+}
+
+/*
+ * First use of this database since server start (or since promotion, or
+ * since its slot was handed over): load the server's floor if nobody has,
+ * then read the database's and raise the streams above it before anyone is
+ * told the slot is loaded.
+ *
+ * Every floor this server writes goes to the state file first, so a
+ * database's floor is normally at or below what the streams were raised
+ * above when the file was read: the database then starts at once and
+ * behaves as those already in use, whatever the clock does.  A higher floor
+ * (a database restored or upgraded from elsewhere, a replayed primary's
+ * after promotion, a lost state file) is met as the server's own: wait for
+ * the clock to pass it, or ERROR.
  *
  * During recovery (a hot standby, where timeuuid_next() works without
  * advancing the floor) the read is provisional: the primary keeps raising
@@ -290,48 +646,32 @@ publish_ok(IdgenFloorSlot *slot, bool server_wide)
 static void
 load_floor(IdgenFloorSlot *slot)
 {
+	IdgenClockShared *cs = clock_shared;
 	Oid			seqoid = clock_floor_seq();
+	Oid			epochoid = clock_epoch_seq();
 	bool		in_recovery = RecoveryInProgress();
 
+	load_server_floor();
 	if (!in_recovery)
 		LockRelationOid(seqoid, ShareUpdateExclusiveLock);
 	if (pg_atomic_read_u32(&slot->loaded) != IDGEN_FLOOR_LOADED)
 	{
 		bool		is_called;
-		uint64		srv = 0;
-		bool		server_wide = idgen_server_counter_read(IDGEN_ORIGIN_CLOCK_FLOOR, &srv);
 		int64		db_floor = idgen_sequence_last_value(seqoid, &is_called);
-		int64		floor = Max(db_floor, (int64) srv);
-		int64		now = idgen_clock_now_ms();
+		int64		db_epoch = cs->epoch_ms;
 
-		/*
-		 * Ids may have been issued up to the floor.  A floor at most one step
-		 * (plus the tolerance) ahead is the reservation of a recent run: wait
-		 * for the clock to pass it.  Further ahead, the clock has gone back.
-		 */
-		if (floor >= now)
+		if (OidIsValid(epochoid))
 		{
-			int64		behind = floor - now + 1;
+			int64		e = idgen_sequence_last_value(epochoid, &is_called);
 
-			if (behind > IDGEN_FLOOR_STEP_MS + idgen_max_clock_backward_ms)
-				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("the clock is %lld ms behind the persisted clock floor",
-								(long long) behind),
-						 errdetail("Ids may have been issued up to %s (before a restart, a crash, a failover or a restore) in %s; the clock reads %s.",
-								   format_unix_ms(floor),
-								   (int64) srv > db_floor ? "this server" : "this database",
-								   format_unix_ms(now)),
-						 errhint("Correct the system clock (check time synchronisation), or wait until it passes the floor.")));
-			while (idgen_clock_now_ms() <= floor)
-				idgen_sleep_ms(floor - idgen_clock_now_ms() + 1);
+			if (is_called)
+				db_epoch = e;
 		}
-		for (int i = 0; i < nfloor_hooks; i++)
-			floor_hooks[i] (floor);
-		raise_loaded_ms(slot, floor);
+		if (db_floor > (int64) pg_atomic_read_u64(&cs->raised_ms))
+			wait_for_floor(db_floor, "this database");
+		raise_streams(db_floor, db_epoch);
 		raise_u64(&slot->reserved_ms, db_floor);
-		raise_u64(&clock_shared->server_ms, (int64) srv);
-		publish_ok(slot, server_wide);
+		publish_ok(slot);
 		pg_write_barrier();
 		if (in_recovery)
 		{
@@ -341,19 +681,7 @@ load_floor(IdgenFloorSlot *slot)
 			pg_atomic_compare_exchange_u32(&slot->loaded, &expected, IDGEN_FLOOR_READ_IN_RECOVERY);
 		}
 		else
-		{
 			pg_atomic_write_u32(&slot->loaded, IDGEN_FLOOR_LOADED);
-			if (!server_wide)
-				ereport(WARNING,
-						(errcode(ERRCODE_WARNING),
-						 errmsg("id_gen: the clock floor of this server is kept per database only"),
-						 errdetail("The replication origin \"%s\" does not exist, or max_replication_slots is 0: "
-								   "after a restart with the clock set back, another database could issue "
-								   "snowflake ids and timeuuids below this one's.", IDGEN_ORIGIN_CLOCK_FLOOR),
-						 errhint("With max_replication_slots above 0, run ALTER EXTENSION id_gen UPDATE, "
-								 "or as a superuser SELECT pg_replication_origin_create('%s').",
-								 IDGEN_ORIGIN_CLOCK_FLOOR)));
-		}
 	}
 	if (!in_recovery)
 		UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
@@ -383,70 +711,73 @@ idgen_clock_floor_peek(void)
 }
 
 /*
- * Raise the floors to cover unix_ms: the server-wide one (any context but
- * recovery) and this database's sequence (where it can be written), each to
- * max(unix_ms, now) + one step, flushed before the new values are published.
+ * Raise the floors to cover unix_ms, each to max(unix_ms, now) + one step:
+ * the state file (any context but recovery), then this database's sequence
+ * (read-write callers), each durable before its new value is published.
  * Returns the largest millisecond now covered for this caller.
  */
 int64
 idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms)
 {
+	IdgenClockShared *cs = clock_shared;
 	bool		can_write_db = !IsInParallelMode() && !XactReadOnly;
-	bool		server_wide = pg_atomic_read_u64(&clock_shared->server_ms) != 0;
-	int64		covered = floor_cover(slot, server_wide, can_write_db);
-	Oid			seqoid;
+	int64		covered = floor_cover(slot, can_write_db);
+	int64		now;
+	int64		target;
+	bool		wrote = false;
 
 	if (covered >= unix_ms || RecoveryInProgress())
 		return covered;
-	if (!server_wide)
-		server_wide = idgen_server_counter_read(IDGEN_ORIGIN_CLOCK_FLOOR, nullptr);
-	seqoid = clock_floor_seq();
-	LockRelationOid(seqoid, ShareUpdateExclusiveLock);
-	covered = floor_cover(slot, server_wide, can_write_db);
-	if (covered < unix_ms)
-	{
-		int64		target = Max(unix_ms, idgen_clock_now_ms()) + IDGEN_FLOOR_STEP_MS;
-		int64		db_target = 0;
-		bool		wrote_server = false;
-		bool		wrote = false;
+	now = idgen_clock_now_ms();
+	target = Max(unix_ms, now) + IDGEN_FLOOR_STEP_MS;
 
-		if (server_wide && (int64) pg_atomic_read_u64(&clock_shared->server_ms) < unix_ms)
+	if ((int64) pg_atomic_read_u64(&cs->server_ms) < unix_ms)
+	{
+		LWLockAcquire(&cs->lock, LW_EXCLUSIVE);
+		if ((int64) pg_atomic_read_u64(&cs->server_ms) < unix_ms)
 		{
-			server_wide = idgen_server_counter_raise(IDGEN_ORIGIN_CLOCK_FLOOR, (uint64) target) != InvalidXLogRecPtr;
-			wrote = wrote_server = server_wide;
+			state_file_write(target, epoch_to_persist(now));
+			raise_u64(&cs->server_ms, target);
+			wrote = true;
 		}
-		if (can_write_db && (int64) pg_atomic_read_u64(&slot->reserved_ms) < unix_ms)
+		LWLockRelease(&cs->lock);
+	}
+	if (can_write_db && (int64) pg_atomic_read_u64(&slot->reserved_ms) < unix_ms)
+	{
+		Oid			seqoid = clock_floor_seq();
+		Oid			epochoid = clock_epoch_seq();
+
+		LockRelationOid(seqoid, ShareUpdateExclusiveLock);
+		if ((int64) pg_atomic_read_u64(&slot->reserved_ms) < unix_ms)
 		{
 			bool		is_called;
 			/* Never lower a floor someone (a restore, an admin) set higher. */
 			int64		stored = idgen_sequence_last_value(seqoid, &is_called);
+			int64		db_target = Max(target, stored);
 
-			db_target = Max(target, stored);
 			idgen_sequence_setval(seqoid, db_target);
-			wrote = true;
-		}
-		if (wrote)
-		{
+			if (OidIsValid(epochoid))
+			{
+				int64		epoch = epoch_to_persist(now);
+				int64		cur = idgen_sequence_last_value(epochoid, &is_called);
+
+				if (!is_called || cur != epoch)
+					idgen_sequence_setval(epochoid, epoch);
+			}
 			/*
-			 * Nobody else flushes these records (setval's, or the origin's),
-			 * and the id depends on them.  XactLastRecEnd is the end of the
-			 * last record this backend inserted (the insert position could
-			 * lie past a page header, which XLogFlush rejects).
+			 * Nobody else flushes setval's records, and the ids depend on
+			 * them.  XactLastRecEnd is the end of the last record this
+			 * backend inserted (the insert position could lie past a page
+			 * header, which XLogFlush rejects).
 			 */
 			XLogFlush(XactLastRecEnd);
-			pg_atomic_fetch_add_u64(&slot->advances, 1);
-		}
-		/*
-		 * Publish only what was written here: when the database's floor was
-		 * the one behind, the server's stays where it was.
-		 */
-		if (wrote_server)
-			raise_u64(&clock_shared->server_ms, target);
-		if (db_target > 0)
 			raise_u64(&slot->reserved_ms, db_target);
-		publish_ok(slot, server_wide);
-		covered = floor_cover(slot, server_wide, can_write_db);
+			wrote = true;
+		}
+		UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
 	}
-	UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
-	return covered;
+	if (wrote)
+		pg_atomic_fetch_add_u64(&slot->advances, 1);
+	publish_ok(slot);
+	return floor_cover(slot, can_write_db);
 }

@@ -1,29 +1,40 @@
 /*
- * clock.hpp: the clock the server-wide generators read, and the persistent,
- * WAL-logged clock floor that keeps them above every id issued before a
- * crash, a restart with the clock set back, a failover or a restore.
+ * clock.hpp: the clock the server-wide generators read, and the persistent
+ * clock floor that keeps them above every id issued before a crash, a
+ * restart with the clock set back, a failover, a restore or an upgrade.
  *
- * The floor (Unix ms) is kept twice:
- *  - server-wide, in the replication origin id_gen_clock_floor
- *    (server_floor.hpp): the streams are server-wide, so after a restart no
- *    database may issue an id below one any database issued before;
- *  - per database, in its sequence id_gen.clock_floor, so that a dump of the
- *    database carries a floor covering the ids in it.
+ * The floor (Unix ms) is kept twice, with the snowflake/jsid epoch in effect
+ * beside it:
+ *  - per database, in its WAL-logged sequences id_gen.clock_floor and
+ *    id_gen.clock_epoch: crash recovery, standbys, PITR, pg_dump and
+ *    pg_upgrade carry them.  Written by read-write callers only;
+ *  - server-wide, in the state file $PGDATA/id_gen_clock.state (clock.cpp):
+ *    the streams are server-wide, so after a restart no database may issue
+ *    an id below one any database issued before.  Written from any context
+ *    (read-only transactions and parallel workers included), read lazily at
+ *    the first use after a start: a missing file is an empty one, a corrupt
+ *    one an ERROR at the generator, never a server that cannot start.
+ * Nothing here needs a resource when WAL is replayed, and nothing takes a
+ * replication slot.
+ *
  * An id at millisecond t is issued only once every floor that applies covers
- * t, durably (WAL flushed).  Shared memory holds one slot per database whose
- * ok_ms is the largest millisecond so covered.  Protocol for a generator:
+ * t, durably.  Shared memory holds one slot per database whose ok_ms is the
+ * largest millisecond so covered.  Protocol for a generator:
  *
- *   idgen_clock_on_load(hook)            from _PG_init: hook(floor_ms) raises
- *                                        the generator's stream above a floor
- *                                        just read, BEFORE the slot is marked
- *                                        loaded (so no backend, whatever it
- *                                        cached, issues below it)
+ *   idgen_clock_on_load(hook)            from _PG_init: hook(floor, epoch)
+ *                                        raises the generator's stream above
+ *                                        a floor just read (ids up to it were
+ *                                        issued under that epoch), BEFORE the
+ *                                        slot is marked loaded
  *   slot = idgen_clock_floor();          when !idgen_clock_floor_ready(slot):
  *                                        first use of the database since the
  *                                        start, or since promotion; reads the
- *                                        persisted floors (waiting, at most
- *                                        IDGEN_FLOOR_STEP_MS plus the backward
- *                                        tolerance, for the clock to pass them)
+ *                                        persisted floors (on the server's
+ *                                        first use, and for a floor above
+ *                                        every one read so far, waiting at
+ *                                        most IDGEN_FLOOR_STEP_MS plus the
+ *                                        backward tolerance for the clock to
+ *                                        pass it)
  *   hot path: issue a time t only if t <= idgen_clock_floor_reserved(slot),
  *   else idgen_clock_floor_advance(slot, t) and retry.
  */
@@ -51,17 +62,21 @@ typedef struct IdgenFloorSlot
 	pg_atomic_uint32 loaded;	/* IDGEN_FLOOR_* above */
 	pg_atomic_uint64 ok_ms;		/* ids up to here are covered by every floor */
 	pg_atomic_uint64 reserved_ms;	/* this database's persisted floor */
-	int64		loaded_ms;		/* floor persisted before this start (or promotion) */
-	pg_atomic_uint64 advances;	/* WAL-flushed floor advances since start */
+	pg_atomic_uint64 advances;	/* durable floor advances (file or WAL) since start */
 } IdgenFloorSlot;
 
-/* Called with every floor read, before it is published (see above). */
-typedef void (*IdgenFloorHook) (int64 floor_unix_ms);
+/*
+ * Called with every floor read, before it is published (see above): ids up
+ * to floor_unix_ms may have been issued, snowflake ids and jsids counted
+ * from epoch_unix_ms.
+ */
+typedef void (*IdgenFloorHook) (int64 floor_unix_ms, int64 epoch_unix_ms);
 extern void idgen_clock_on_load(IdgenFloorHook hook);
 
 /*
- * The one clock reader: wall-clock Unix time moved by id_gen.clock_offset_ms
- * (a test hook), in nanoseconds, and in micro- and milliseconds from it.
+ * The one clock reader: wall-clock Unix time (moved by
+ * id_gen.test_clock_offset_ms in test builds only), in nanoseconds, and in
+ * micro- and milliseconds from it.
  */
 extern int64 idgen_clock_now_ns(void);
 extern int64 idgen_clock_now_ms(void);
@@ -99,11 +114,10 @@ idgen_clock_floor_reserved(IdgenFloorSlot *slot)
 }
 
 /*
- * Make the persisted floors cover unix_ms (WAL-flushed); returns the largest
- * millisecond now covered for this caller, below unix_ms where nothing can be
- * persisted: during recovery, or in a parallel worker or a read-only
- * transaction when the server-wide floor is unavailable (only the server-wide
- * floor can be written there).  May ERROR.
+ * Make the persisted floors cover unix_ms (the state file, and for a
+ * read-write caller the database's sequence, WAL-flushed); returns the
+ * largest millisecond now covered for this caller, below unix_ms only during
+ * recovery, where nothing is written.  May ERROR.
  */
 extern int64 idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms);
 
@@ -121,6 +135,20 @@ extern int64 idgen_sequence_last_value(Oid seqoid, bool *is_called);
 
 /* Sleep up to ms milliseconds, staying responsive to cancel requests. */
 extern void idgen_sleep_ms(int64 ms);
+
+/*
+ * The snowflake/jsid epoch (Unix ms) of this server start: the setting
+ * id_gen.snowflake_epoch as it was when the clock's shared memory was
+ * created (at server start when preloaded), the same for both streams.
+ */
+extern int64 idgen_clock_epoch_ms(void);
+
+/*
+ * ERROR 55000 if the epoch of this start is later than one under which ids
+ * up to a floor read were issued and the clock has not yet passed them in
+ * the new count (new ids would be smaller).  fname names the generator.
+ */
+extern void idgen_clock_check_epoch(const char *fname);
 
 /* From _PG_init: register the floor slots' shared memory. */
 extern void idgen_clock_init(void);

@@ -1,7 +1,17 @@
 /*
- * db_slots.cpp: the per-database slot registry (see db_slots.hpp).  A
- * spinlock guards the assignment; an index, once given, never changes until
- * the server restarts, so readers cache it.
+ * db_slots.cpp: the per-database slot registry (see db_slots.hpp).
+ *
+ * A spinlock guards the assignment.  An index stays with its database until
+ * the server restarts or, when no index is free, until a database that
+ * asks finds that the holder no longer exists in pg_database: it then takes
+ * the index over, marked "resetting" while every module's registered reset
+ * clears its state at that index, outside the spinlock.  Backends of the new
+ * database that find the index resetting wait for the reset to finish;
+ * backends of other databases never see it (it is no longer free, and not
+ * theirs).  A dropped database has no backend left (DROP DATABASE waits for
+ * them, or terminates them with FORCE, before its row goes), so nobody uses
+ * the old state any more.  Readers cache their index: it cannot change under
+ * a database that exists.
  */
 #include "pg/db_slots.hpp"
 
@@ -9,12 +19,16 @@
 
 extern "C" {
 #include "storage/spin.h"
+#include "utils/inval.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
 }
 
 typedef struct IdgenDbSlots
 {
 	slock_t		mutex;
 	Oid			dboid[IDGEN_MAX_DATABASES];	/* InvalidOid: free */
+	bool		resetting[IDGEN_MAX_DATABASES];	/* taken over, being reset */
 } IdgenDbSlots;
 
 static IdgenDbSlots *db_slots = nullptr;
@@ -39,7 +53,10 @@ db_slots_shared_init(void *ptr)
 
 	SpinLockInit(&d->mutex);
 	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
+	{
 		d->dboid[i] = InvalidOid;
+		d->resetting[i] = false;
+	}
 }
 
 static const IdgenShmemStruct db_slots_shmem = {
@@ -52,36 +69,138 @@ idgen_db_slots_init(void)
 	idgen_shmem_register(&db_slots_shmem);
 }
 
+/*
+ * Under the spinlock: this database's index (*resetting: still being reset
+ * by the backend that took it over), or with create a free one, now this
+ * database's; -1 if none.
+ */
+static int
+find_index(bool create, bool *resetting)
+{
+	*resetting = false;
+	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
+	{
+		if (db_slots->dboid[i] == MyDatabaseId)
+		{
+			*resetting = db_slots->resetting[i];
+			return i;
+		}
+	}
+	if (create)
+		for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
+			if (db_slots->dboid[i] == InvalidOid)
+			{
+				db_slots->dboid[i] = MyDatabaseId;
+				return i;
+			}
+	return -1;
+}
+
+/*
+ * No index is free: take over one whose database was dropped, and reset it
+ * before anyone uses it (the spinlock that clears "resetting" publishes the
+ * reset).  Returns the index this database now has, perhaps still being
+ * reset by another of its backends; -1 if every holder still exists.
+ */
+static int
+reclaim_index(void)
+{
+	Oid			seen[IDGEN_MAX_DATABASES];
+
+	SpinLockAcquire(&db_slots->mutex);
+	memcpy(seen, db_slots->dboid, sizeof(seen));
+	SpinLockRelease(&db_slots->mutex);
+	/*
+	 * Look pg_database up with a catalog snapshot taken after the copy: a
+	 * database holding an index was created (committed) before its backend
+	 * connected, so it is seen unless it has been dropped.
+	 */
+	AcceptInvalidationMessages();
+	InvalidateCatalogSnapshot();
+
+	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
+	{
+		bool		taken = false;
+		bool		resetting;
+		int			mine;
+
+		/* The catalog lookup cannot run under a spinlock. */
+		if (!OidIsValid(seen[i]) || seen[i] == MyDatabaseId ||
+			SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(seen[i])))
+			continue;
+		SpinLockAcquire(&db_slots->mutex);
+		/* Another backend of this database may have got an index meanwhile. */
+		mine = find_index(false, &resetting);
+		if (mine < 0 && db_slots->dboid[i] == seen[i])
+		{
+			db_slots->dboid[i] = MyDatabaseId;
+			db_slots->resetting[i] = true;
+			taken = true;
+		}
+		SpinLockRelease(&db_slots->mutex);
+		if (mine >= 0)
+			return mine;
+		if (!taken)
+			continue;
+		PG_TRY();
+		{
+			for (int r = 0; r < nslot_resets; r++)
+				slot_resets[r] (i);
+		}
+		PG_CATCH();
+		{
+			/* Give it back to the dropped database: the next taker resets it all. */
+			SpinLockAcquire(&db_slots->mutex);
+			db_slots->dboid[i] = seen[i];
+			db_slots->resetting[i] = false;
+			SpinLockRelease(&db_slots->mutex);
+			PG_RE_THROW();
+		}
+		PG_END_TRY();
+		SpinLockAcquire(&db_slots->mutex);
+		db_slots->resetting[i] = false;
+		SpinLockRelease(&db_slots->mutex);
+		return i;
+	}
+	return -1;
+}
+
 int
 idgen_database_index(bool create)
 {
-	int			found = -1;
+	int			found;
+	bool		resetting;
 
 	if (my_index >= 0)
 		return my_index;
 	if (db_slots == nullptr)
 		db_slots = static_cast<IdgenDbSlots *>(idgen_shmem_attach(&db_slots_shmem));
 
-	SpinLockAcquire(&db_slots->mutex);
-	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
+	for (;;)
 	{
-		if (db_slots->dboid[i] == MyDatabaseId || (db_slots->dboid[i] == InvalidOid && create))
-		{
-			db_slots->dboid[i] = MyDatabaseId;
-			found = i;
+		SpinLockAcquire(&db_slots->mutex);
+		found = find_index(create, &resetting);
+		SpinLockRelease(&db_slots->mutex);
+		/*
+		 * None free: take over a dropped database's index, then look again
+		 * (another backend of this database may be the one resetting it).
+		 */
+		if (found < 0 && create && reclaim_index() >= 0)
+			continue;
+		if (found < 0 || !resetting)
 			break;
-		}
-		if (db_slots->dboid[i] == InvalidOid)
-			break;
+		/* Another backend of this database is resetting the index it took over. */
+		pg_usleep(1000L);
+		CHECK_FOR_INTERRUPTS();
 	}
-	SpinLockRelease(&db_slots->mutex);
 
 	if (found < 0 && create)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
 				 errmsg("id_gen generators are in use in more than %d databases of this server",
 						IDGEN_MAX_DATABASES),
-				 errhint("The limit resets when the server restarts.")));
+				 errhint("Indexes of dropped databases are given back when needed; "
+						 "otherwise the limit resets when the server restarts.")));
 	my_index = found;
 	return found;
 }

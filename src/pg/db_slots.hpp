@@ -3,7 +3,9 @@
  * per database in shared memory (clock.cpp's floors, decimal_id.cpp's
  * generators), in arrays of IDGEN_MAX_DATABASES entries: a database gets
  * the same index in every one of them, assigned at its first use since the
- * server started and kept until the next start.
+ * server started and kept until the next start, or, once the database is
+ * dropped, until another database needs an index and none is free (then
+ * every registered reset clears the index first).
  */
 #pragma once
 
@@ -13,8 +15,9 @@
 #define IDGEN_MAX_DATABASES 64
 
 /*
- * This database's index: with create, assigns the next free one (ERROR
- * 54000 when all are taken); otherwise -1 if the database has none yet.
+ * This database's index: with create, assigns a free one, or one of a
+ * dropped database (ERROR 54000 when every holder exists); otherwise -1 if
+ * the database has none yet.  Needs a transaction (it reads pg_database).
  */
 extern int	idgen_database_index(bool create);
 

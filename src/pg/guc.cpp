@@ -24,7 +24,6 @@ int64		idgen_snowflake_epoch_ms = 0;
 int			idgen_max_clock_backward_ms = 10;
 int			idgen_launch_id = -1;
 int			idgen_decimal_generator_id = -1;
-double		idgen_clock_offset_ms = 0;
 char	   *idgen_encode_key = nullptr;
 char	   *idgen_node_tag = nullptr;
 int			idgen_headroom_warning_days = 366;
@@ -32,6 +31,7 @@ int			idgen_headroom_critical_days = 30;
 double		idgen_headroom_warning_percent = 90;
 double		idgen_headroom_critical_percent = 99;
 #ifdef IDGEN_TEST_HOOKS
+double		idgen_test_clock_offset_ms = 0;
 int			idgen_test_wait_before_draw_flush = 0;
 int			idgen_test_wait_before_run_jump = 0;
 #endif
@@ -204,18 +204,6 @@ idgen_define_gucs(void)
 							   check_node_tag, nullptr, nullptr);
 
 	/*
-	 * A real, not an int: tests need offsets of decades (the end of the 41-bit
-	 * time field), beyond INT_MAX milliseconds.
-	 */
-	DefineCustomRealVariable("id_gen.clock_offset_ms",
-							"Test hook: offset added to the clock the generators read.",
-							"Lets tests move the clock backwards or forwards; leave at 0 in production.",
-							&idgen_clock_offset_ms,
-							0, -1e13, 1e13,
-							PGC_SUSET, GUC_UNIT_MS | GUC_NOT_IN_SAMPLE,
-							nullptr, nullptr, nullptr);
-
-	/*
 	 * The secret of id_encode()/id_decode() without a key argument.  Set by
 	 * superusers only and readable by superusers only (and members of
 	 * pg_read_all_settings): SHOW, current_setting() and pg_settings refuse
@@ -268,6 +256,20 @@ idgen_define_gucs(void)
 							 nullptr, nullptr, nullptr);
 
 #ifdef IDGEN_TEST_HOOKS
+
+	/*
+	 * Test builds only: an offset added to the clock the generators read, so
+	 * that tests can move it backwards or forwards.  A real, not an int: tests
+	 * need offsets of decades (the end of the 41-bit time field), beyond
+	 * INT_MAX milliseconds.  Production builds read the system clock as it is.
+	 */
+	DefineCustomRealVariable("id_gen.test_clock_offset_ms",
+							"Test builds only: offset added to the clock the generators read.",
+							nullptr,
+							&idgen_test_clock_offset_ms,
+							0, -1e13, 1e13,
+							PGC_SUSET, GUC_UNIT_MS | GUC_NOT_IN_SAMPLE,
+							nullptr, nullptr, nullptr);
 
 	/*
 	 * Test builds only (make temp-install): a pause point for TAP tests, see

@@ -14,7 +14,6 @@ extern int64 idgen_snowflake_epoch_ms;	/* parsed idgen_snowflake_epoch */
 extern int	idgen_max_clock_backward_ms;
 extern int	idgen_launch_id;
 extern int	idgen_decimal_generator_id;	/* read from the catalog: decimal_id.cpp */
-extern double idgen_clock_offset_ms;	/* test hook, ms */
 extern char *idgen_encode_key;	/* id_encode()/id_decode() secret; "": unset */
 extern char *idgen_node_tag;	/* hilo_next_text()'s tag */
 /*
@@ -27,6 +26,7 @@ extern int	idgen_headroom_critical_days;
 extern double idgen_headroom_warning_percent;
 extern double idgen_headroom_critical_percent;
 #ifdef IDGEN_TEST_HOOKS
+extern double idgen_test_clock_offset_ms;	/* added to the generators' clock, ms */
 extern int	idgen_test_wait_before_draw_flush;	/* advisory lock key; 0: off */
 extern int	idgen_test_wait_before_run_jump;	/* advisory lock key; 0: off */
 #endif

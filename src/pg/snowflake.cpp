@@ -50,7 +50,6 @@ typedef struct SnowflakeShared
 	pg_atomic_uint64 clock_backward_events;
 	pg_atomic_uint64 clock_backward_errors;
 	pg_atomic_uint64 last_backward_ms;	/* Unix ms of the last backward step seen, 0 = none */
-	int64		epoch_ms;		/* Unix ms, captured when the struct is created */
 	TimestampTz created;
 } SnowflakeShared;
 
@@ -66,15 +65,14 @@ snowflake_shared_init(void *ptr)
 	pg_atomic_init_u64(&s->clock_backward_events, 0);
 	pg_atomic_init_u64(&s->clock_backward_errors, 0);
 	pg_atomic_init_u64(&s->last_backward_ms, 0);
-	/* The epoch is read once per server start: ids must not change meaning. */
-	s->epoch_ms = idgen_snowflake_epoch_ms;
 	s->created = GetCurrentTimestamp();
 }
 
 /*
  * A stream: a layout, its shared state, and this backend's view of it.  Two
  * exist, snowflake_next()'s and jsid_next()'s; both count from the epoch
- * setting and stay above the same clock floor.
+ * of this server start (idgen_clock_epoch_ms()) and stay above the same
+ * clock floor.
  */
 typedef struct SfStream
 {
@@ -83,7 +81,7 @@ typedef struct SfStream
 	const char *ids;			/* "snowflake ids", in messages */
 	const char *Ids;			/* the same at the start of a sentence */
 	SnowflakeShared *shared;
-	int64		epoch_ms;		/* local copy of shared->epoch_ms */
+	int64		epoch_ms;		/* idgen_clock_epoch_ms() */
 	IdgenFloorSlot *slot;		/* this database's floor */
 	bool		warned;			/* the exhaustion warning was given */
 } SfStream;
@@ -105,8 +103,8 @@ snowflake_attach_shared(SfStream *st)
 {
 	if (st->shared != nullptr)
 		return;
+	st->epoch_ms = idgen_clock_epoch_ms();
 	st->shared = static_cast<SnowflakeShared *>(idgen_shmem_attach(&st->shmem));
-	st->epoch_ms = st->shared->epoch_ms;
 }
 
 /* Raise the state word to at least `floor` (CAS max). */
@@ -123,37 +121,46 @@ raise_state(SfStream *st, uint64 floor)
 /*
  * Clock floor hooks: a floor was just read (first use of a database since
  * the start, or since promotion); the server-wide states start above it,
- * before any backend may issue again.
+ * before any backend may issue again: above every id of its time counted
+ * from this start's epoch, and from the epoch those ids were counted from
+ * (an earlier one makes the old ids' time field larger).
  */
 static void
-raise_to_floor(SfStream *st, int64 floor_unix_ms)
+raise_to_floor(SfStream *st, int64 floor_unix_ms, int64 epoch_unix_ms)
 {
 	snowflake_attach_shared(st);
-	raise_state(st, (uint64) sf::state_after(*st->layout, floor_unix_ms - st->epoch_ms));
+	raise_state(st, (uint64) sf::state_after(*st->layout, Max(floor_unix_ms - st->epoch_ms,
+															  floor_unix_ms - epoch_unix_ms)));
 }
 
 static void
-snowflake_raise_to_floor(int64 floor_unix_ms)
+snowflake_raise_to_floor(int64 floor_unix_ms, int64 epoch_unix_ms)
 {
-	raise_to_floor(&sf_stream, floor_unix_ms);
+	raise_to_floor(&sf_stream, floor_unix_ms, epoch_unix_ms);
 }
 
 static void
-jsid_raise_to_floor(int64 floor_unix_ms)
+jsid_raise_to_floor(int64 floor_unix_ms, int64 epoch_unix_ms)
 {
-	raise_to_floor(&js_stream, floor_unix_ms);
+	raise_to_floor(&js_stream, floor_unix_ms, epoch_unix_ms);
 }
 
 /*
  * First generation in this backend, or the floor is not final (a promotion
  * since): attach and load this database's floor (on the database's first use
- * since the start that may wait for the clock).
+ * since the start that may wait for the clock), and refuse an epoch moved
+ * later while it would make ids smaller: the slot is kept only once that
+ * check has passed, so every call of this backend makes it until then.
  */
 static void
 snowflake_attach_generator(SfStream *st, const char *fname)
 {
+	IdgenFloorSlot *slot;
+
 	snowflake_attach_shared(st);
-	st->slot = idgen_clock_floor();
+	slot = idgen_clock_floor();
+	idgen_clock_check_epoch(fname);
+	st->slot = slot;
 	if (st->warned)
 		return;
 	st->warned = true;
@@ -312,7 +319,7 @@ snowflake_reserve(SfStream *st, int32 count, const char *fname)
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 						 errmsg("%s(): the clock reads %lld ms before the snowflake epoch", fname,
 								(long long) s.behind_ms),
-						 errhint("Check the system clock, id_gen.snowflake_epoch and id_gen.clock_offset_ms.")));
+						 errhint("Check the system clock and id_gen.snowflake_epoch.")));
 				break;
 			case sf::Status::TimeExhausted:
 				ereport(ERROR,

@@ -98,7 +98,7 @@ tu_attach(void)
  * millisecond, before any backend may issue again.
  */
 static void
-tu_raise_to_floor(int64 floor_unix_ms)
+tu_raise_to_floor(int64 floor_unix_ms, int64 epoch_unix_ms)
 {
 	tu_raise_word(tu_attach(),
 				  idgen::v7_word_from_clock(static_cast<uint64>(floor_unix_ms + 1) * 1000000) - 1);
@@ -128,8 +128,8 @@ idgen_timeuuid_init(void)
 }
 
 /*
- * Wall-clock nanoseconds since 1970, moved by id_gen.clock_offset_ms (a test
- * hook).  Before 1970 counts as 1970.
+ * Wall-clock nanoseconds since 1970 (idgen_clock_now_ns()).  Before 1970
+ * counts as 1970.
  */
 static inline uint64
 tu_clock_ns(void)

@@ -47,7 +47,7 @@ is(above('after_crash', 'before'), 't', 'after a crash, every id is above every 
 # Crash, then the clock comes back 500 ms behind: inside the window where a
 # floor saved *after* use would duplicate.
 $node->stop('immediate');
-$node->append_conf('postgresql.conf', "id_gen.clock_offset_ms = -500\n");
+$node->append_conf('postgresql.conf', "id_gen.test_clock_offset_ms = -500\n");
 $node->start;
 take('clock_back', 50000);
 is(above('clock_back', 'after_crash'), 't',
@@ -56,7 +56,7 @@ is($node->safe_psql('postgres', "SELECT count(*) FROM ids"), '150000', 'no id wa
 
 # A clean restart with the clock a minute behind the floor: refused, with the reason.
 $node->stop;
-$node->append_conf('postgresql.conf', "id_gen.clock_offset_ms = -60000\n");
+$node->append_conf('postgresql.conf', "id_gen.test_clock_offset_ms = -60000\n");
 $node->start;
 my ($ret, $out, $err) = $node->psql('postgres', 'SELECT snowflake_next()',
 	extra_params => ['-v', 'VERBOSITY=verbose']);
@@ -66,9 +66,9 @@ like($err, qr/55000: the clock is \d+ ms behind the persisted clock floor/,
 like($err, qr/HINT:  Correct the system clock/, 'with a hint');
 
 # Once the clock is right again, generation continues above everything.
-$node->append_conf('postgresql.conf', "id_gen.clock_offset_ms = 0\n");
+$node->append_conf('postgresql.conf', "id_gen.test_clock_offset_ms = 0\n");
 $node->reload;
-$node->poll_query_until('postgres', "SELECT current_setting('id_gen.clock_offset_ms') = '0'")
+$node->poll_query_until('postgres', "SELECT current_setting('id_gen.test_clock_offset_ms') = '0'")
   or die 'reload not seen';
 take('fixed', 1000);
 is(above('fixed', 'clock_back'), 't', 'with the clock fixed, ids continue above all earlier ones');

@@ -21,7 +21,7 @@ $primary->backup('bk');
 my $standby = PostgreSQL::Test::Cluster->new('standby');
 $standby->init_from_backup($primary, 'bk', has_streaming => 1);
 # The standby's clock is 300 ms behind the primary's.
-$standby->append_conf('postgresql.conf', "id_gen.clock_offset_ms = -300\n");
+$standby->append_conf('postgresql.conf', "id_gen.test_clock_offset_ms = -300\n");
 $standby->start;
 
 # More ids on the primary after the standby was cloned.

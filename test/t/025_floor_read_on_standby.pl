@@ -51,7 +51,7 @@ $primary->stop('immediate');
 $standby->promote;
 $standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()') or die 'promotion failed';
 $standby->safe_psql('postgres',
-	"SET id_gen.clock_offset_ms = -3000; "
+	"SET id_gen.test_clock_offset_ms = -3000; "
 	  . "INSERT INTO ids SELECT 'promoted', snowflake_next(), timeuuid_next() FROM generate_series(1, 1000)");
 is($standby->safe_psql('postgres',
 	"SELECT (SELECT min(sf) FROM ids WHERE origin = 'promoted') > (SELECT max(sf) FROM ids WHERE origin = 'primary')"),

@@ -45,7 +45,7 @@ sub crash_and_set_clock
 {
 	my ($offset_ms) = @_;
 	$node->stop('immediate');
-	$node->append_conf('postgresql.conf', "id_gen.clock_offset_ms = $offset_ms\n");
+	$node->append_conf('postgresql.conf', "id_gen.test_clock_offset_ms = $offset_ms\n");
 	$node->start;
 }
 
@@ -142,7 +142,7 @@ SKIP:
 	$node->start;
 	my $first = $node->safe_psql('other', qq{
 		DO \$\$ BEGIN
-		  EXECUTE format('SET id_gen.clock_offset_ms = %s',
+		  EXECUTE format('SET id_gen.test_clock_offset_ms = %s',
 		    $last_ms - 400 - (extract(epoch FROM clock_timestamp()) * 1000)::bigint);
 		END \$\$;
 		SELECT snowflake_next()});

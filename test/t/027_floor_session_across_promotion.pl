@@ -27,7 +27,7 @@ $primary->wait_for_catchup($standby);
 
 # A session on the standby, with its clock 3 s behind, generates there.
 my $s = $standby->background_psql('postgres');
-$s->query_safe('SET id_gen.clock_offset_ms = -3000');
+$s->query_safe('SET id_gen.test_clock_offset_ms = -3000');
 my $on_standby = query_line($s, 'SELECT timeuuid_next()');
 ok($on_standby, 'timeuuid_next() works in the standby session');
 

@@ -64,7 +64,7 @@ sub above
 # saved after use would let ids repeat (Meituan Leaf #216).
 take('before', 20000);
 $node->stop('immediate');
-$node->append_conf('postgresql.conf', "id_gen.clock_offset_ms = -500\n");
+$node->append_conf('postgresql.conf', "id_gen.test_clock_offset_ms = -500\n");
 $node->start;
 take('clock_back', 20000);
 is(above('clock_back', 'before'), 't', 'after a crash with the clock 500 ms back, jsids continue above');
@@ -72,13 +72,13 @@ is(above('clock_back', 'bench'), 't', '... above the concurrent clients\' ids to
 
 # A clock a minute behind the floor: refused, not trusted.
 $node->stop('immediate');
-$node->append_conf('postgresql.conf', "id_gen.clock_offset_ms = -60000\n");
+$node->append_conf('postgresql.conf', "id_gen.test_clock_offset_ms = -60000\n");
 $node->start;
 my ($ret, $out, $err) = $node->psql('postgres', 'SELECT jsid_next()',
 	extra_params => ['-v', 'VERBOSITY=verbose']);
 like($err, qr/55000: the clock is \d+ ms behind the persisted clock floor/,
 	'a clock a minute behind the floor gets no jsid (55000)');
-$node->append_conf('postgresql.conf', "id_gen.clock_offset_ms = 0\n");
+$node->append_conf('postgresql.conf', "id_gen.test_clock_offset_ms = 0\n");
 $node->restart;
 take('fixed', 1000);
 is(above('fixed', 'clock_back'), 't', 'with the clock fixed, jsids continue above');
@@ -87,7 +87,7 @@ is(above('fixed', 'clock_back'), 't', 'with the clock fixed, jsids continue abov
 $node->backup('bk');
 my $standby = PostgreSQL::Test::Cluster->new('jsid_standby');
 $standby->init_from_backup($node, 'bk', has_streaming => 1);
-$standby->append_conf('postgresql.conf', "id_gen.clock_offset_ms = -300\n");
+$standby->append_conf('postgresql.conf', "id_gen.test_clock_offset_ms = -300\n");
 $standby->start;
 take('primary', 20000);
 $node->wait_for_catchup($standby);

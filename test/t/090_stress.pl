@@ -272,7 +272,7 @@ sub open_session
 		alive => 1, qn => 0 };
 	push @sess, $se;
 	my $r = run_sql($se, "\\set VERBOSITY verbose\nLOAD 'id_gen';\nSET lock_timeout = '5s';\n"
-		  . "SET statement_timeout = '120s';\nSET id_gen.clock_offset_ms = $s->{off};");
+		  . "SET statement_timeout = '120s';\nSET id_gen.test_clock_offset_ms = $s->{off};");
 	die "seed $seed: setting up session $name failed: "
 	  . join('; ', map { "$_->{state} $_->{msg}" } @{ $r->{errors} })
 	  if $r->{died} || @{ $r->{errors} };
@@ -303,8 +303,8 @@ sub set_offset
 	$s->{off} = $off;
 	for my $se (live($s))
 	{
-		my $r = run_sql($se, "SET id_gen.clock_offset_ms = $off;");
-		push @unexpected, "seed $seed: SET id_gen.clock_offset_ms failed in " . sname($se)
+		my $r = run_sql($se, "SET id_gen.test_clock_offset_ms = $off;");
+		push @unexpected, "seed $seed: SET id_gen.test_clock_offset_ms failed in " . sname($se)
 		  if $r->{died} || @{ $r->{errors} };
 	}
 }

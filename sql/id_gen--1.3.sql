@@ -213,6 +213,16 @@ REVOKE ALL ON SEQUENCE id_gen.decimal_generator FROM PUBLIC;
 COMMENT ON SEQUENCE id_gen.decimal_generator IS
     'generator ids taken by decimal_id() of id_gen 1.0 to 1.2 in this database (history, refused since 1.3)';
 
+-- The snowflake/jsid epoch (Unix ms) the ids below this database's clock
+-- floor were counted from (never set until the first floor is written): a
+-- server restarted with id_gen.snowflake_epoch moved later refuses to
+-- generate while new ids would be smaller.  Set by the extension only.
+CREATE SEQUENCE id_gen.clock_epoch MINVALUE 0 START 0 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.clock_epoch', '');
+REVOKE ALL ON SEQUENCE id_gen.clock_epoch FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.clock_epoch IS
+    'snowflake/jsid epoch (Unix ms) of the ids below id_gen.clock_floor in this database';
+
 -- decimal_id(): a database's generator id is its own for its life
 -- (id_gen.decimal_generator_id set for it, else 50000 + its OID % 50000);
 -- its counter is reserved ahead in id_gen.decimal_counter (WAL-flushed
@@ -231,16 +241,6 @@ REVOKE ALL ON FUNCTION id_gen.decimal_id_carry_counter() FROM PUBLIC;
 COMMENT ON FUNCTION id_gen.decimal_id_carry_counter() IS
     'install scripts only: puts the reserved end of this database''s decimal_id counter, kept in shared memory since the server started, into id_gen.decimal_counter';
 SELECT id_gen.decimal_id_carry_counter();
-
--- The snowflake/jsid epoch (Unix ms) the ids below this database's clock
--- floor were counted from (never set until the first floor is written): a
--- server restarted with id_gen.snowflake_epoch moved later refuses to
--- generate while new ids would be smaller.  Set by the extension only.
-CREATE SEQUENCE id_gen.clock_epoch MINVALUE 0 START 0 NO CYCLE;
-SELECT pg_catalog.pg_extension_config_dump('id_gen.clock_epoch', '');
-REVOKE ALL ON SEQUENCE id_gen.clock_epoch FROM PUBLIC;
-COMMENT ON SEQUENCE id_gen.clock_epoch IS
-    'snowflake/jsid epoch (Unix ms) of the ids below id_gen.clock_floor in this database';
 
 -- Generators write WAL-logged state now and then (like nextval): PARALLEL UNSAFE.
 CREATE FUNCTION snowflake_next() RETURNS bigint

@@ -23,7 +23,7 @@ my $required = ($ENV{ID_GEN_DRIVERS} // '') eq 'required';
 my $node = PostgreSQL::Test::Cluster->new('headroom');
 $node->init;
 $node->append_conf('postgresql.conf',
-	"id_gen.worker_id = 3\nid_gen.launch_id = 7\nmax_connections = 30\n");
+	"id_gen.worker_id = 3\nid_gen.hilo_node_ranges = on\nid_gen.launch_id = 7\nmax_connections = 30\n");
 $node->start;
 $node->safe_psql('postgres', q{
 CREATE EXTENSION id_gen;
@@ -48,10 +48,10 @@ BEGIN
 END $$;
 });
 
-# The node's range: worker id 3 owns 3 * 2^53 .. 4 * 2^53 - 1.
+# The node's range (node ranges on): worker id 3 owns 3 * 2^43 .. 4 * 2^43 - 1.
 is($node->safe_psql('postgres',
 	"SELECT detail->>'first_id', detail->>'last_id', status FROM id_gen.headroom WHERE object = 'public.near'"),
-	'27021597764222976|36028797018963967|ok', 'a key of worker id 3 is measured against its node range');
+	'26388279066624|35184372088831|ok', 'a key of worker id 3 is measured against its node range');
 like($node->safe_psql('postgres', "SELECT reason FROM id_gen.headroom WHERE generator = 'node identity'"),
 	qr/^worker id 3 \(set\), launch id 7 \(set\)/, 'the node identity row says where the ids come from');
 
@@ -117,13 +117,13 @@ SKIP:
 
 	# Into the node range's last 5%, then its last 0.5%.
 	$node->safe_psql('postgres', q{
-SELECT hilo_set_floor('near', 27021597764222976 + (0.95 * 9007199254740992)::bigint);
+SELECT hilo_set_floor('near', 26388279066624 + (0.95 * 8796093022208)::bigint);
 INSERT INTO near DEFAULT VALUES;});
 	$m = $scrape->();
 	is($metric->($m, 'id_gen_headroom_status_code', 'hilo', 'public.near'), '1',
 		'95% of the node range used: status_code 1 (warning)');
 	$node->safe_psql('postgres', q{
-SELECT hilo_set_floor('near', 27021597764222976 + (0.995 * 9007199254740992)::bigint);
+SELECT hilo_set_floor('near', 26388279066624 + (0.995 * 8796093022208)::bigint);
 INSERT INTO near DEFAULT VALUES;});
 	$m = $scrape->();
 	is($metric->($m, 'id_gen_headroom_status_code', 'hilo', 'public.near'), '2',

@@ -39,14 +39,14 @@ ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
 # test/regress.conf's settings or a fresh server, or that change the
 # server's configuration: PREPARE TRANSACTION (max_prepared_transactions
 # is 0 by default): hilo_rollback, hilo_reserve, hilo_orm,
-# hilo_admin_rollback; id_gen.launch_id and generator ids no earlier run
-# took (they are server-wide, never reused): decimal_id, decimal_concurrent;
+# hilo_admin_rollback; id_gen.launch_id and a database whose decimal_id
+# counter no earlier run advanced: decimal_id, decimal_concurrent;
 # ALTER SYSTEM ... RESET and pg_reload_conf() (would drop the server's own
 # id_gen.worker_id or launch_id): jsid, node_identity.  make test runs them
 # all, on throwaway clusters; test/t/053_installcheck.pl runs make
 # installcheck on a server of initdb's defaults.  INSTALLCHECK_ALL=1 runs
 # them all against a throwaway server with test/regress.conf's settings on
-# which no earlier run took decimal generator ids: debian/tests/installcheck
+# which no earlier run used decimal_id(): debian/tests/installcheck
 # does, in a cluster pg_virtualenv makes for it.
 INSTALLCHECK_SKIP_REGRESS = hilo_rollback hilo_reserve hilo_orm decimal_id jsid node_identity
 INSTALLCHECK_SKIP_ISOLATION = hilo_admin_rollback decimal_concurrent

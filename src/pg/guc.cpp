@@ -222,8 +222,8 @@ idgen_define_gucs(void)
 	/*
 	 * Headroom thresholds, shared by the generators' WARNINGs and the view
 	 * id_gen.headroom: a time-based generator warns when its time field ends
-	 * within warning_days, a counted space (Hi/Lo range, decimal_id generator
-	 * ids) when warning_percent of it is used; the view says "warning" and
+	 * within warning_days, a counted space (Hi/Lo range, decimal_id
+	 * counter) when warning_percent of it is used; the view says "warning" and
 	 * "critical" at the same points.
 	 */
 	DefineCustomIntVariable("id_gen.headroom_warning_days",
@@ -241,7 +241,7 @@ idgen_define_gucs(void)
 							PGC_SUSET, 0,
 							nullptr, nullptr, nullptr);
 	DefineCustomRealVariable("id_gen.headroom_warning_percent",
-							 "A counted id space (Hi/Lo range, decimal_id generator ids) warns when this percentage of it is used.",
+							 "A counted id space (Hi/Lo range, decimal_id counter) warns when this percentage of it is used.",
 							 "id_gen.headroom shows status warning from the same point.",
 							 &idgen_headroom_warning_percent,
 							 90, 0, 100,

@@ -1,5 +1,5 @@
 -- Hi/Lo on many nodes: a Citus node (or, outside Citus, a server with
--- id_gen.hilo_node_ranges on: test/t/033_hilo_node_positions.pl) draws its
+-- id_gen.hilo_node_ranges on: test/t/035_hilo_node_positions.pl) draws its
 -- own keys' ids from its own range, node * 2^43 .. (node + 1) * 2^43 - 1,
 -- so two nodes never hand out one id, whatever each key's history; every
 -- range lies below 2^53, JavaScript's exact integers.  A single server

@@ -41,7 +41,7 @@
  * Locking and state / Security model.  Every Hi/Lo file follows it; a
  * change that reads, locks or runs another role's objects, or holds a shared
  * resource, says so here (sql/hilo_roles.sql, test/specs/hilo_roles.spec
- * and test/t/052_hilo_worker_slots.pl attack it).
+ * and test/t/054_hilo_worker_slots.pl attack it).
  *
  *  - Who may do what.  hilo_next(), hilo_next_text(), hilo_reserve() and
  *    hilo_return() need INSERT on the table (checked again after any

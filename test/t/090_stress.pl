@@ -155,7 +155,7 @@ my %tbl_gen = (t_sf => 'sf', t_tu => 'tu', t_dec => 'dec', t_h => 'h',
 	t_hp => 'h', t_hp_hi => 'h', t_hb => 'h');
 my %tbl_parent = (t_hp_hi => 't_hp');
 my @ins_tables = qw(t_sf t_tu t_dec t_h t_hp t_hp_hi t_hb);
-my @id_gen.hilo_keys = qw(t_h t_hp t_hb);
+my @hilo_keys = qw(t_h t_hp t_hb);
 my %gen_name = (sf => 'snowflake', tu => 'timeuuid', dec => 'decimal_id', h => 'hilo');
 
 sub parent { return $tbl_parent{ $_[0] } // $_[0]; }
@@ -358,7 +358,7 @@ sub sel_sql
 	}
 	return "SELECT 'dec', '-', 'x', $g, decimal_id() FROM generate_series(1, $n);\n"
 	  if $gen eq 'dec';
-	my $key = pick(@id_gen.hilo_keys);
+	my $key = pick(@hilo_keys);
 	return "SELECT 'h', '$key', 'x', $g, hilo_next('$key') FROM generate_series(1, $n);\n";
 }
 
@@ -651,7 +651,7 @@ sub op_maxlo
 {
 	my ($s) = @_;
 	my $op = new_op($s, 'maxlo');
-	my $key = pick(@id_gen.hilo_keys);
+	my $key = pick(@hilo_keys);
 	my $n = bounded_maxlo($s, $key);
 	my $commit = chance(0.5);
 	$op->{sql} = "BEGIN;\nSELECT hilo_set_max_lo('$key', $n);\n";
@@ -1160,7 +1160,7 @@ note sprintf('%d sessions on database 1, %d on database 2%s', $n1, $n2,
 	my @what;
 	for my $db (@dbs)
 	{
-		for my $key (@id_gen.hilo_keys)
+		for my $key (@hilo_keys)
 		{
 			my $s = pick(live($cur, $db));
 			my $op = new_op($s, 'first use');

@@ -165,9 +165,17 @@ test-isolation:
 		--bindir=$(TMP_BINDIR) --temp-config=test/regress.conf \
 		$(ISOLATION_OPTS) $(ISOLATION) $(ISOLATION_TEST_HOOKS))
 
+# The TAP framework's data and log directories: up to 16 it derives them from
+# TESTDIR (TESTDIR/tmp_check, TESTDIR/tmp_check/log); from 17 it reads
+# TESTDATADIR and TESTLOGDIR and, without them, uses tmp_check/ and log/
+# relative to the current directory, which breaks every test that hands such
+# a path to a server (archive_command) or to pg_upgrade.  All three, absolute,
+# give the same directories on every version.
+TAP_DIR = $(CURDIR)/tmp_check/tap
 test-tap: test/stat/id_stream
 	rm -rf tmp_check/tap && mkdir -p tmp_check/tap
-	PATH="$(TMP_BINDIR):$$PATH" PG_REGRESS=$(PG_REGRESS) TESTDIR=$(CURDIR)/tmp_check/tap \
+	PATH="$(TMP_BINDIR):$$PATH" PG_REGRESS=$(PG_REGRESS) TESTDIR=$(TAP_DIR) \
+		TESTDATADIR=$(TAP_DIR)/tmp_check TESTLOGDIR=$(TAP_DIR)/tmp_check/log \
 		prove -I $(pgxsdir)/src/test/perl -I test/t --timer $(PROVE_FLAGS) test/t/*.pl
 
 # The library make install would install carries no test hook.

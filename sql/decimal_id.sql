@@ -78,7 +78,10 @@ ALTER EXTENSION id_gen UPDATE; \echo :LAST_ERROR_SQLSTATE
 \set VERBOSITY default
 SELECT regexp_replace(:'LAST_ERROR_MESSAGE', '\d{5}', 'N') AS error;
 ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = 98000;
+-- (no CONTEXT: PostgreSQL 18 adds the update script's line to it)
+\set SHOW_CONTEXT never
 ALTER EXTENSION id_gen UPDATE; \echo :LAST_ERROR_SQLSTATE
+\set SHOW_CONTEXT errors
 ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = 99001;
 ALTER EXTENSION id_gen UPDATE;
 -- Then decimal_id() at its first use (a restore can bring a history too).

@@ -27,17 +27,15 @@ static int	warned_level = 0;
 static TimestampTz warned_at = 0;
 
 void
-hilo_warn_near_end(Oid relid, const HiloKeyRow *row, const idgen::HiloBlock *block)
+hilo_warn_near_end(Oid relid, const HiloKeyRow *row, idgen::HiloNodeRange range,
+				   const idgen::HiloBlock *block)
 {
-	idgen::HiloNodeRange range = {1, PG_INT64_MAX};
 	int64		last = PG_INT64_MAX;
 	HeapTuple	tup;
 	double		used;
 	int			level;
 	TimestampTz now;
 
-	if (row->own_seq)
-		range = hilo_this_node_range();
 	if (OidIsValid(row->seqid) &&
 		(tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(row->seqid))) != nullptr)
 	{

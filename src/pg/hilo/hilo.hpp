@@ -200,6 +200,7 @@ struct HiloRequest
 	char		orm_key[1024];	/* $1 of both; empty: the table has one row */
 	bool		orm_has_key;
 	int64		orm_hi;
+	bool		orm_row_busy;	/* the worker's own FOR UPDATE NOWAIT found the row locked */
 };
 
 /* A sequence a change of a key locks, and how (hilo_change_locks). */
@@ -368,7 +369,8 @@ extern void hilo_check_node_end(Oid relid, const HiloKeyRow *row, const idgen::H
  * _critical_percent) of the key's ids: its node's range, its sequence's
  * MAXVALUE, bigint (hilo/headroom.cpp; the view id_gen.headroom agrees).
  */
-extern void hilo_warn_near_end(Oid relid, const HiloKeyRow *row, const idgen::HiloBlock *block);
+extern void hilo_warn_near_end(Oid relid, const HiloKeyRow *row, idgen::HiloNodeRange range,
+							   const idgen::HiloBlock *block);
 
 /* ---------------------------------------------------------------------
  * hilo/worker.cpp: creating and changing keys

@@ -288,12 +288,8 @@ hilo_own_seq_below_node(const HiloKeyRow *row)
 void
 hilo_check_node_end(Oid relid, const HiloKeyRow *row, const HiloBlock *block)
 {
-	idgen::HiloNodeRange range;
+	idgen::HiloNodeRange range = hilo_key_range(row);
 
-	hilo_warn_near_end(relid, row, block);
-	if (!row->own_seq)
-		return;
-	range = hilo_this_node_range();
 	if (block->last > range.last)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
@@ -301,6 +297,7 @@ hilo_check_node_end(Oid relid, const HiloKeyRow *row, const HiloBlock *block)
 				 errdetail("The node's ids end at " INT64_FORMAT "; the next block would end at " INT64_FORMAT ".",
 						   range.last, block->last),
 				 errhint("No id was handed out.  Each node owns 2^43 ids per key; give this node another worker id.")));
+	hilo_warn_near_end(relid, row, range, block);
 }
 
 bool

@@ -310,8 +310,15 @@ hilo_orm_draw_sql(HiloRequest *req)
 		int64		next;
 
 		CHECK_FOR_INTERRUPTS();
+		/*
+		 * Only a 55P03 raised while the row is taken means "busy, ask
+		 * again"; one from the caller's code at the UPDATE or the commit is
+		 * an error like any other.
+		 */
+		req->orm_row_busy = true;
 		if (SPI_execute_with_args(req->orm_select, 3, types, values, nulls, false, 0) != SPI_OK_SELECT)
 			elog(ERROR, "id_gen: SPI failed running: %s", req->orm_select);
+		req->orm_row_busy = false;
 		if (SPI_processed == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),

@@ -737,7 +737,8 @@ hilo_run_worker(HiloRequest *req, const char *what)
 	PG_END_TRY();
 	hilo_role_release();
 
-	if (req->failed && req->op == HiloOp::orm_draw && req->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+	if (req->failed && req->op == HiloOp::orm_draw && req->orm_row_busy &&
+		req->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
 		return false;
 	if (req->failed)
 		ereport(ERROR,

@@ -156,3 +156,31 @@ ALTER SYSTEM SET id_gen.launch_id = 100000;
 ALTER SYSTEM SET id_gen.launch_id = -2;
 SET id_gen.launch_id = 2; \echo :LAST_ERROR_SQLSTATE
 
+
+-- A database created with the OID of a dropped one (CREATE DATABASE ... OID,
+-- or OID wraparound) does not inherit the dropped one's counter in shared
+-- memory: what it hands out is reserved in its own id_gen.decimal_counter
+-- (here copied from a template with the extension, so no install script runs).
+SELECT current_database() AS home \gset
+CREATE DATABASE idgen_dec_tpl;
+\c idgen_dec_tpl
+SET client_min_messages = warning;
+CREATE EXTENSION id_gen;
+RESET client_min_messages;
+\c :home
+CREATE DATABASE idgen_dec_x TEMPLATE idgen_dec_tpl;
+\c idgen_dec_x
+SELECT id_gen.decimal_id_skip(500000) > 0 AS x_skipped;
+SELECT decimal_id() IS NOT NULL AS x_reserved_past_500000;
+SELECT oid AS x_oid FROM pg_database WHERE datname = current_database() \gset
+\c :home
+DROP DATABASE idgen_dec_x;
+CREATE DATABASE idgen_dec_y OID = :x_oid TEMPLATE idgen_dec_tpl;
+\c idgen_dec_y
+SELECT decimal_id() IS NOT NULL AS y_generates;
+SELECT s.reserved_to <= c.last_value AS reserved_in_its_own_sequence,
+       (SELECT counter FROM decimal_id_decode(decimal_id())) < 500000 AS counts_from_its_own_state
+  FROM decimal_id_state() s, id_gen.decimal_counter c;
+\c :home
+DROP DATABASE idgen_dec_y;
+DROP DATABASE idgen_dec_tpl;

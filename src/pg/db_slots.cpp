@@ -12,12 +12,22 @@
  * them, or terminates them with FORCE, before its row goes), so nobody uses
  * the old state any more.  Readers cache their index: it cannot change under
  * a database that exists.
+ *
+ * An index also records which incarnation of its database took it: the xmin
+ * of the database's pg_database row.  A database created with the OID of a
+ * dropped one (CREATE DATABASE ... OID, or OID wraparound) has another, so
+ * it resets the index before use instead of inheriting the dropped one's
+ * state.  ALTER DATABASE also gives the row a new xmin: the next backend
+ * then resets the index once, which is safe because every module keeps in
+ * shared memory only what it can load again from its durable state.
  */
 #include "pg/db_slots.hpp"
 
 #include "pg/shmem.hpp"
 
 extern "C" {
+#include "access/htup_details.h"
+#include "access/transam.h"
 #include "storage/spin.h"
 #include "utils/inval.h"
 #include "utils/snapmgr.h"
@@ -28,11 +38,13 @@ typedef struct IdgenDbSlots
 {
 	slock_t		mutex;
 	Oid			dboid[IDGEN_MAX_DATABASES];	/* InvalidOid: free */
+	TransactionId born[IDGEN_MAX_DATABASES];	/* the holder's pg_database row xmin */
 	bool		resetting[IDGEN_MAX_DATABASES];	/* taken over, being reset */
 } IdgenDbSlots;
 
 static IdgenDbSlots *db_slots = nullptr;
 static int	my_index = -1;
+static TransactionId my_born = InvalidTransactionId;
 
 #define IDGEN_MAX_SLOT_RESETS 4
 static IdgenDbSlotReset slot_resets[IDGEN_MAX_SLOT_RESETS];
@@ -55,6 +67,7 @@ db_slots_shared_init(void *ptr)
 	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
 	{
 		d->dboid[i] = InvalidOid;
+		d->born[i] = InvalidTransactionId;
 		d->resetting[i] = false;
 	}
 }
@@ -91,9 +104,76 @@ find_index(bool create, bool *resetting)
 			if (db_slots->dboid[i] == InvalidOid)
 			{
 				db_slots->dboid[i] = MyDatabaseId;
+				db_slots->born[i] = my_born;
 				return i;
 			}
 	return -1;
+}
+
+/*
+ * Runs every module's reset of index i, which this backend has marked
+ * resetting; on an ERROR gives it back to (holder, born) for the next taker
+ * to reset again.
+ */
+static void
+reset_index(int i, Oid holder, TransactionId born)
+{
+	PG_TRY();
+	{
+		for (int r = 0; r < nslot_resets; r++)
+			slot_resets[r] (i);
+	}
+	PG_CATCH();
+	{
+		SpinLockAcquire(&db_slots->mutex);
+		db_slots->dboid[i] = holder;
+		db_slots->born[i] = born;
+		db_slots->resetting[i] = false;
+		SpinLockRelease(&db_slots->mutex);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	SpinLockAcquire(&db_slots->mutex);
+	db_slots->resetting[i] = false;
+	SpinLockRelease(&db_slots->mutex);
+}
+
+/*
+ * This database holds index i, taken by another incarnation of its OID (or
+ * before an ALTER DATABASE): take it over for this one and reset it.
+ */
+static void
+renew_index(int i)
+{
+	TransactionId old = InvalidTransactionId;
+	bool		taken = false;
+
+	SpinLockAcquire(&db_slots->mutex);
+	if (db_slots->dboid[i] == MyDatabaseId && !db_slots->resetting[i] &&
+		db_slots->born[i] != my_born)
+	{
+		old = db_slots->born[i];
+		db_slots->born[i] = my_born;
+		db_slots->resetting[i] = true;
+		taken = true;
+	}
+	SpinLockRelease(&db_slots->mutex);
+	if (taken)
+		reset_index(i, MyDatabaseId, old);
+}
+
+/* The xmin of this database's pg_database row: which incarnation it is. */
+static TransactionId
+database_born(void)
+{
+	HeapTuple	tup = SearchSysCache1(DATABASEOID, ObjectIdGetDatum(MyDatabaseId));
+	TransactionId xmin;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for database %u", MyDatabaseId);
+	xmin = HeapTupleHeaderGetRawXmin(tup->t_data);
+	ReleaseSysCache(tup);
+	return xmin;
 }
 
 /*
@@ -123,6 +203,7 @@ reclaim_index(void)
 		bool		taken = false;
 		bool		resetting;
 		int			mine;
+		TransactionId old_born = InvalidTransactionId;
 
 		/* The catalog lookup cannot run under a spinlock. */
 		if (!OidIsValid(seen[i]) || seen[i] == MyDatabaseId ||
@@ -133,7 +214,9 @@ reclaim_index(void)
 		mine = find_index(false, &resetting);
 		if (mine < 0 && db_slots->dboid[i] == seen[i])
 		{
+			old_born = db_slots->born[i];
 			db_slots->dboid[i] = MyDatabaseId;
+			db_slots->born[i] = my_born;
 			db_slots->resetting[i] = true;
 			taken = true;
 		}
@@ -142,24 +225,8 @@ reclaim_index(void)
 			return mine;
 		if (!taken)
 			continue;
-		PG_TRY();
-		{
-			for (int r = 0; r < nslot_resets; r++)
-				slot_resets[r] (i);
-		}
-		PG_CATCH();
-		{
-			/* Give it back to the dropped database: the next taker resets it all. */
-			SpinLockAcquire(&db_slots->mutex);
-			db_slots->dboid[i] = seen[i];
-			db_slots->resetting[i] = false;
-			SpinLockRelease(&db_slots->mutex);
-			PG_RE_THROW();
-		}
-		PG_END_TRY();
-		SpinLockAcquire(&db_slots->mutex);
-		db_slots->resetting[i] = false;
-		SpinLockRelease(&db_slots->mutex);
+		/* On an ERROR it goes back to the dropped database: the next taker resets it all. */
+		reset_index(i, seen[i], old_born);
 		return i;
 	}
 	return -1;
@@ -175,12 +242,25 @@ idgen_database_index(bool create)
 		return my_index;
 	if (db_slots == nullptr)
 		db_slots = static_cast<IdgenDbSlots *>(idgen_shmem_attach(&db_slots_shmem));
+	if (!TransactionIdIsValid(my_born))
+		my_born = database_born();
 
 	for (;;)
 	{
+		bool		renew;
+
 		SpinLockAcquire(&db_slots->mutex);
 		found = find_index(create, &resetting);
+		renew = found >= 0 && !resetting && db_slots->born[found] != my_born;
 		SpinLockRelease(&db_slots->mutex);
+		/* Ours by OID, but another incarnation's state: reset it first. */
+		if (renew)
+		{
+			if (!create)
+				return -1;		/* a look only: nothing of this database's yet */
+			renew_index(found);
+			continue;
+		}
 		/*
 		 * None free: take over a dropped database's index, then look again
 		 * (another backend of this database may be the one resetting it).

@@ -117,3 +117,22 @@ SELECT clock_floor >= last_time AS floor_ahead, clock_floor_advances > 0 AS adva
   FROM snowflake_state();
 SELECT count(*) AS config_dumped FROM pg_extension e, unnest(e.extconfig) AS c(oid)
  WHERE e.extname = 'id_gen' AND c.oid IN ('id_gen.clock_floor'::regclass, 'id_gen.decimal_generator'::regclass);
+
+-- DROP and CREATE EXTENSION while the server runs: a new session covers the
+-- ids it issues in the new id_gen.clock_floor (the dropped one's floor, still
+-- in shared memory, covers nothing any more).
+SELECT current_database() AS home \gset
+CREATE DATABASE idgen_sf_reinstall;
+\c idgen_sf_reinstall
+SET client_min_messages = warning;
+CREATE EXTENSION id_gen;
+SELECT snowflake_next() > 0 AS before_reinstall;
+DROP EXTENSION id_gen;
+CREATE EXTENSION id_gen;
+RESET client_min_messages;
+\c idgen_sf_reinstall
+SELECT (SELECT last_value FROM id_gen.clock_floor)
+         >= (extract(epoch FROM ts) * 1000)::bigint AS new_floor_covers_the_id
+  FROM snowflake_decode(snowflake_next());
+\c :home
+DROP DATABASE idgen_sf_reinstall;

@@ -189,12 +189,14 @@ clock_slot_clear(IdgenFloorSlot *s, bool init)
 		pg_atomic_init_u64(&s->ok_ms, 0);
 		pg_atomic_init_u64(&s->reserved_ms, 0);
 		pg_atomic_init_u64(&s->advances, 0);
+		s->seq = InvalidOid;
 		return;
 	}
 	pg_atomic_write_u32(&s->loaded, IDGEN_FLOOR_NOT_LOADED);
 	pg_atomic_write_u64(&s->ok_ms, 0);
 	pg_atomic_write_u64(&s->reserved_ms, 0);
 	pg_atomic_write_u64(&s->advances, 0);
+	s->seq = InvalidOid;
 }
 
 static void
@@ -687,13 +689,43 @@ load_floor(IdgenFloorSlot *slot)
 		UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
 }
 
+/*
+ * A backend's first use: the slot must hold the floor of this database's own
+ * id_gen.clock_floor.  A floor read from another one (a database dropped and
+ * another created with its OID, or the extension dropped and created again)
+ * is dropped, under the sequence's lock, and this sequence's is loaded.
+ * During recovery nothing is written, so nothing needs adopting.
+ */
+static void
+clock_slot_adopt(IdgenFloorSlot *slot)
+{
+	Oid			seqoid;
+
+	if (RecoveryInProgress())
+		return;
+	seqoid = clock_floor_seq();
+	if (slot->seq == seqoid)
+		return;
+	LockRelationOid(seqoid, ShareUpdateExclusiveLock);
+	if (slot->seq != seqoid)
+	{
+		if (OidIsValid(slot->seq))
+			clock_slot_clear(slot, false);
+		slot->seq = seqoid;
+	}
+	UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
+}
+
 IdgenFloorSlot *
 idgen_clock_floor(void)
 {
 	uint32		state;
 
 	if (my_slot == nullptr)
+	{
 		my_slot = find_slot(true);
+		clock_slot_adopt(my_slot);
+	}
 	state = pg_atomic_read_u32(&my_slot->loaded);
 	if (state != IDGEN_FLOOR_LOADED &&
 		!(state == IDGEN_FLOOR_READ_IN_RECOVERY && RecoveryInProgress()))

@@ -63,6 +63,7 @@ typedef struct IdgenFloorSlot
 	pg_atomic_uint64 ok_ms;		/* ids up to here are covered by every floor */
 	pg_atomic_uint64 reserved_ms;	/* this database's persisted floor */
 	pg_atomic_uint64 advances;	/* durable floor advances (file or WAL) since start */
+	Oid			seq;			/* the id_gen.clock_floor whose floor this is */
 } IdgenFloorSlot;
 
 /*

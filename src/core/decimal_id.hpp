@@ -100,8 +100,5 @@ int64_t next_chunk(int64_t chunk, int64_t us_since_last) noexcept;
 /* The end of the next reservation above base: base + chunk, at most kMaxCounter. */
 int64_t reservation_end(int64_t base, int64_t chunk) noexcept;
 
-/* A WARNING once fewer counter values than this remain (10%). */
-constexpr int64_t kCounterLow = kMaxCounter / 10;
-
 }  // namespace decimal_id
 }  // namespace idgen

@@ -609,7 +609,7 @@ load_server_floor(void)
 	if (pg_atomic_read_u32(&cs->file_loaded) != 0)
 		return;
 	found = state_file_read(&f);
-	if (found)
+	if (found && !RecoveryInProgress())
 		wait_for_floor(f.floor_ms, "this server");
 	LWLockAcquire(&cs->lock, LW_EXCLUSIVE);
 	if (pg_atomic_read_u32(&cs->file_loaded) == 0)
@@ -669,7 +669,12 @@ load_floor(IdgenFloorSlot *slot)
 			if (is_called)
 				db_epoch = e;
 		}
-		if (db_floor > (int64) pg_atomic_read_u64(&cs->raised_ms))
+		/*
+		 * A standby issues only timeuuids of its own stream, raised above the
+		 * floor below; it has nothing to wait for, and the primary's floor is
+		 * a reservation up to a step ahead of a clock that may differ.
+		 */
+		if (!in_recovery && db_floor > (int64) pg_atomic_read_u64(&cs->raised_ms))
 			wait_for_floor(db_floor, "this database");
 		raise_streams(db_floor, db_epoch);
 		raise_u64(&slot->reserved_ms, db_floor);

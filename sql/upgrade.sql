@@ -1,5 +1,5 @@
 -- Upgrade paths.  A new install runs the full script of the current version
--- (id_gen--1.3.sql); an installation of an earlier version walks the upgrade
+-- (id_gen--1.4.sql); an installation of an earlier version walks the upgrade
 -- scripts with ALTER EXTENSION UPDATE.  Both must end with exactly the same
 -- objects, comments and privileges.
 SELECT source, target, path FROM pg_extension_update_paths('id_gen')
@@ -53,6 +53,8 @@ SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
 -- 1.3 names a key's sequence in text: the update converted the rows.
 SELECT relid, pg_typeof(seq) AS seq_type, seq, to_regclass(seq) IS NOT NULL AS resolves
   FROM id_gen.hilo_key ORDER BY relid::text;
+ALTER EXTENSION id_gen UPDATE TO '1.4';
+SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
 -- The Hi/Lo keys created under 1.0 carry on after the updates.
 INSERT INTO t DEFAULT VALUES;
 SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids FROM t;
@@ -61,7 +63,7 @@ SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids, max(id) AS max_id F
 -- Members, configuration tables, columns, definitions, comments,
 -- privileges and operator families of the updated extension, kept for the
 -- comparison below (the values themselves differ between PostgreSQL
--- versions: 17 and 18 have some of the names in core, see id_gen--1.3.sql).
+-- versions: 17 and 18 have some of the names in core, see id_gen--1.4.sql).
 :members \gset up_
 :config \gset up_
 :columns \gset up_

@@ -1,6 +1,6 @@
 /*
  * headroom.cpp: id_gen.headroom_thresholds(), the one place the view
- * id_gen.headroom (sql/id_gen--1.3.sql) reads its thresholds from: the
+ * id_gen.headroom (sql/id_gen--1.4.sql) reads its thresholds from: the
  * id_gen.headroom_* settings the generators' exhaustion WARNINGs read
  * (snowflake.cpp, decimal_id.cpp), and the clock floor's step and backward
  * tolerance (clock.hpp), so that the view and the generators turn at the

@@ -68,7 +68,7 @@ $node->safe_psql('upgrade', 'ALTER EXTENSION id_gen UPDATE');
 is( $node->safe_psql(
 		'upgrade',
 		"SELECT extversion, uuid_extract_version(timeuuid_next()) FROM pg_extension WHERE extname = 'id_gen'"),
-	'1.3|7',
+	'1.4|7',
 	'ALTER EXTENSION UPDATE from 1.0 installs timeuuid');
 is( $node->safe_psql(
 		'upgrade', q{

@@ -11,6 +11,25 @@
 -- Clock floor, epoch, decimal_id
 -- ---------------------------------------------------------------------------
 
+-- decimal_id(): the generator id is claimed (see id_gen--1.4.sql); the
+-- update claims the one the counter ran with under 1.3 when no other
+-- database has it, else a new one.
+CREATE SEQUENCE id_gen.decimal_claim MINVALUE 0 START 0 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.decimal_claim', '');
+REVOKE ALL ON SEQUENCE id_gen.decimal_claim FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.decimal_claim IS
+    'decimal_id() generator id claimed by this database: the claiming database''s OID * 100000 + the generator id';
+CREATE FUNCTION id_gen.decimal_id_claim(new_generator boolean DEFAULT false, generator_id integer DEFAULT NULL)
+    RETURNS integer
+    AS 'MODULE_PATHNAME', 'decimal_id_claim'
+    LANGUAGE C VOLATILE PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION id_gen.decimal_id_claim(boolean, integer) FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.decimal_id_claim(boolean, integer) IS
+    'superuser: claim a decimal_id() generator id for this database (kept if valid, unless new_generator), one no other database has and this one never had';
+SELECT id_gen.decimal_id_claim();
+-- Granted like a sequence's USAGE: to the roles that write.
+REVOKE EXECUTE ON FUNCTION decimal_id() FROM PUBLIC;
+
 -- ---------------------------------------------------------------------------
 -- timeuuid
 -- ---------------------------------------------------------------------------

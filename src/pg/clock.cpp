@@ -584,14 +584,21 @@ wait_for_floor(int64 floor, const char *whose)
 		idgen_sleep_ms(floor - idgen_clock_now_ms() + 1);
 }
 
-/* Raise every stream above a floor read (under which ids counted from epoch_ms). */
+/*
+ * Raise every stream above a floor read (under which ids counted from
+ * epoch_ms).  raised_ms, the floors the clock has been waited for, only
+ * outside recovery: a standby raises its streams without waiting, so the
+ * first load after promotion must wait for the same floor, as after a
+ * restart, or snowflake_next() would meet a stream ahead of the clock.
+ */
 static void
 raise_streams(int64 floor, int64 epoch_ms)
 {
 	for (int i = 0; i < nfloor_hooks; i++)
 		floor_hooks[i] (floor, epoch_ms);
 	note_floor_epoch(floor, epoch_ms);
-	raise_u64(&clock_shared->raised_ms, floor);
+	if (!RecoveryInProgress())
+		raise_u64(&clock_shared->raised_ms, floor);
 }
 
 /*

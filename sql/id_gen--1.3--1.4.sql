@@ -11,6 +11,17 @@
 -- Clock floor, epoch, decimal_id
 -- ---------------------------------------------------------------------------
 
+-- Snowflake ids and jsids of this database counted from an epoch earlier
+-- than the server's (a database restored from another server) reach up to
+-- this time (Unix ms, converted into the server's epoch): snowflake_next()
+-- and jsid_next() refuse in this database alone until the clock passes it.
+-- 0: none.  Set by the extension when it reads such a floor.
+CREATE SEQUENCE id_gen.snowflake_floor MINVALUE 0 START 0 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.snowflake_floor', '');
+REVOKE ALL ON SEQUENCE id_gen.snowflake_floor FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.snowflake_floor IS
+    'time (Unix ms, in the server''s epoch) before which snowflake and jsid ids of this database, counted from an earlier epoch, would not be exceeded';
+
 -- decimal_id(): the generator id is claimed (see id_gen--1.4.sql); the
 -- update claims the one the counter ran with under 1.3 when no other
 -- database has it, else a new one.

@@ -5,8 +5,9 @@
 # another worker id, but no other database of the server may be affected,
 # now, after a restart, or after the restored database is dropped.
 #
-# Not fixed yet (the old epoch spreads through the server state file and
-# other databases' id_gen.clock_epoch): the assertions are TODO.
+# The restored database converts its floor into the server's epoch
+# (id_gen.snowflake_floor) at its first use; nothing of the old epoch is
+# written into the server's state file or another database.
 use strict;
 use warnings;
 
@@ -40,14 +41,14 @@ $new->psql('legacy', 'SELECT timeuuid_next()');
 sleep 2;
 $new->psql('postgres', 'SELECT timeuuid_next()');
 
-TODO:
 {
-	local $TODO = 'issue 26 finding 3: the restored epoch still spreads server-wide';
-
 	my ($ret, $out, $err) = $new->psql('postgres', 'SELECT snowflake_next(), jsid_next()');
 	is($ret, 0, 'another database keeps issuing snowflake ids and jsids') or diag($err);
 	($ret, $out, $err) = $new->psql('legacy', 'SELECT snowflake_next()');
 	like($err, qr/worker.id/, 'the restored database refuses, with a hint naming another worker id');
+	is($new->safe_psql('legacy', 'SELECT timeuuid_next() IS NOT NULL'), 't', 'its timeuuid_next() works');
+	is($new->safe_psql('postgres', "SELECT count(*) FROM id_gen.clock_epoch WHERE last_value < extract(epoch FROM '2016-11-01'::timestamptz) * 1000"),
+		'0', 'the other database keeps the server\'s epoch');
 	$new->safe_psql('postgres', 'DROP DATABASE legacy');
 	$new->restart;
 	($ret, $out, $err) = $new->psql('postgres', 'SELECT snowflake_next(), jsid_next()');

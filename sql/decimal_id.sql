@@ -77,7 +77,16 @@ SELECT decimal_id(); \echo :LAST_ERROR_SQLSTATE
 SELECT generator_id, generator_source FROM decimal_id_state();
 SELECT id_gen.decimal_id_claim() > :my_generator AS claimed_above;
 \c
+-- A claim takes effect once committed: no id leaves under a claim that
+-- could still roll back (and another database claim its id), and a claim
+-- rolled back leaves the one before it in force.
+BEGIN;
+SELECT id_gen.decimal_id_claim(new_generator => true) > 0 AS claimed_again;
+SELECT decimal_id(); \echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+\c
 SELECT (decimal_id_decode(decimal_id())).generator_id <> :my_generator AS generates_with_its_own;
+SELECT generator_source FROM decimal_id_state();
 DROP EXTENSION id_gen;
 
 -- A database with generator ids from id_gen 1.2 and earlier (0 upward, one

@@ -297,12 +297,15 @@ read_catalog(DecimalCatalog *c)
 }
 
 static void
-refuse_unclaimed(const char *why, const char *detail)
+refuse_unclaimed(const char *why, const char *detail, bool uncommitted = false)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("decimal_id(): %s", why),
 			 errdetail("%s", detail),
+			 uncommitted ?
+			 errhint("Commit the transaction that claimed it (CREATE EXTENSION id_gen, ALTER EXTENSION id_gen UPDATE "
+					 "or id_gen.decimal_id_claim()) before the first decimal_id().") :
 			 errhint("As a superuser, claim a generator id for this database: SELECT id_gen.decimal_id_claim(); "
 					 "then reconnect.")));
 }
@@ -357,7 +360,7 @@ resolve_generator(bool check)
 						 "they differ in a copy of another database, or after the setting was changed by hand.");
 	if (c.setting_uncommitted)
 		refuse_unclaimed(psprintf("the claim of generator id %d is not committed yet", mine.id),
-						 "Ids of a claim that might still roll back could be issued again by another database.");
+						 "Ids of a claim that might still roll back could be issued again by another database.", true);
 	if (c.used[mine.id] && (!has_claims || claimed_by != MyDatabaseId))
 		refuse_unclaimed(psprintf("database \"%s\" has generator id %d too", c.user[mine.id], mine.id),
 						 "Two databases with one generator id could issue the same ids; the database that claimed "
@@ -471,6 +474,12 @@ IDGEN_FUNCTION(decimal_id_claim)
 	if (SPI_execute(psprintf("ALTER DATABASE %s SET id_gen.decimal_generator_id = %d",
 							 quote_identifier(dbname), id), false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "decimal_id_claim(): ALTER DATABASE failed");
+	/*
+	 * A new relfilenode, so that the setval below rolls back with the
+	 * setting (setval alone is not transactional).
+	 */
+	if (SPI_execute("ALTER SEQUENCE id_gen.decimal_claim RESTART", false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "decimal_id_claim(): ALTER SEQUENCE failed");
 	SPI_finish();
 	idgen_sequence_setval(seqoid, (int64) MyDatabaseId * dec::kGeneratorScale + id);
 	PG_RETURN_INT32(id);

@@ -6,7 +6,8 @@
  * tolerance (clock.hpp), so that the view and the generators turn at the
  * same points.  A C function, not current_setting(): it loads the library,
  * whose settings a session that has not called a generator yet would not
- * know.
+ * know.  And id_gen.headroom_ms_capacity(): what id_gen.snowflake_start_spread
+ * leaves of a millisecond of snowflake and jsid ids, for their rows.
  */
 #include "pg/clock.hpp"
 #include "pg/guc.hpp"

@@ -98,6 +98,10 @@ BEGIN
             '^ *(?:->  )?(Index Only Scan|Index Scan|Bitmap Heap Scan|Seq Scan|Nested Loop(?: \w+)?(?: Join)?|Hash(?: Right)?(?: \w+)? Join|Merge(?: \w+)? Join|HashAggregate|Unique|SubPlan)') m
             UNION ALL SELECT m[1] FROM regexp_matches(line, '(USING ~<~|~=~|hashed SubPlan)', 'g') m);
     END LOOP;
+    -- 18 may build the hash on the outer side ("Hash Right Semi Join"): the
+    -- same shape for this comparison.
+    nodes := ARRAY(SELECT regexp_replace(x, '^Hash Right (Semi|Anti) Join$', 'Hash \1 Join')
+                     FROM unnest(nodes) WITH ORDINALITY u(x, i) ORDER BY i);
     IF 'hashed SubPlan' = ANY (nodes) THEN
         nodes := array_replace(array_remove(nodes, 'hashed SubPlan'), 'SubPlan', 'hashed SubPlan');
     END IF;

@@ -51,3 +51,91 @@ COMMENT ON FUNCTION id_gen.headroom_jsid() IS
 -- ---------------------------------------------------------------------------
 -- timeuuid
 -- ---------------------------------------------------------------------------
+
+-- The (uuid, uuid) members of timeuuid's btree and hash families: two uuids
+-- compared as timeuuids (time order, both checked), which btree and hash look
+-- up for the uuid side of the cross-type members (= ANY (uuid[]) through an
+-- index, NOT IN (SELECT uuid), merge joins).  Names of their own: uuid's =,
+-- < ... order by bytes, and uuid's = in these families would let plain uuid
+-- hash joins pick timeuuid's checked hash function.
+CREATE FUNCTION uuid_time_eq(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_ne(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_lt(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_le(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_gt(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_ge(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_cmp(uuid, uuid) RETURNS integer
+    AS 'MODULE_PATHNAME', 'uuid_time_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_time_eq(uuid, uuid) IS 'implementation of ~=~: two uuids equal as timeuuids';
+COMMENT ON FUNCTION uuid_time_ne(uuid, uuid) IS 'implementation of ~<>~: two uuids not equal as timeuuids';
+COMMENT ON FUNCTION uuid_time_lt(uuid, uuid) IS 'implementation of ~<~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_le(uuid, uuid) IS 'implementation of ~<=~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_gt(uuid, uuid) IS 'implementation of ~>~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_ge(uuid, uuid) IS 'implementation of ~>=~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_cmp(uuid, uuid) IS 'btree comparison of two uuids as timeuuids, in time order';
+
+CREATE OPERATOR ~=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_eq,
+    COMMUTATOR = ~=~, NEGATOR = ~<>~, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR ~<>~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_ne,
+    COMMUTATOR = ~<>~, NEGATOR = ~=~, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR ~<~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_lt,
+    COMMUTATOR = ~>~, NEGATOR = ~>=~, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR ~<=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_le,
+    COMMUTATOR = ~>=~, NEGATOR = ~>~, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR ~>~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_gt,
+    COMMUTATOR = ~<~, NEGATOR = ~<=~, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR ~>=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_ge,
+    COMMUTATOR = ~<=~, NEGATOR = ~<~, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR ~=~ (uuid, uuid) IS 'equal as timeuuids';
+COMMENT ON OPERATOR ~<>~ (uuid, uuid) IS 'not equal as timeuuids';
+COMMENT ON OPERATOR ~<~ (uuid, uuid) IS 'earlier than, as timeuuids';
+COMMENT ON OPERATOR ~<=~ (uuid, uuid) IS 'earlier than or equal, as timeuuids';
+COMMENT ON OPERATOR ~>~ (uuid, uuid) IS 'later than, as timeuuids';
+COMMENT ON OPERATOR ~>=~ (uuid, uuid) IS 'later than or equal, as timeuuids';
+
+ALTER OPERATOR FAMILY timeuuid_ops USING btree ADD
+    OPERATOR 1 ~<~ (uuid, uuid),
+    OPERATOR 2 ~<=~ (uuid, uuid),
+    OPERATOR 3 ~=~ (uuid, uuid),
+    OPERATOR 4 ~>=~ (uuid, uuid),
+    OPERATOR 5 ~>~ (uuid, uuid),
+    FUNCTION 1 (uuid, uuid) uuid_time_cmp(uuid, uuid);
+
+ALTER OPERATOR FAMILY timeuuid_hash_ops USING hash ADD
+    OPERATOR 1 ~=~ (uuid, uuid);
+
+-- With the uuid side's ordering in the family, the cross-type = can merge
+-- (1.3 left it out: a merge join would have sorted the uuid side in byte
+-- order).  ALTER OPERATOR ... SET (MERGES) exists from 17 on; before, only
+-- pg_operator itself can be changed (dropping and recreating the operators
+-- would fail on, or drop, the views and indexes that use them).
+DO $$
+BEGIN
+    IF current_setting('server_version_num')::int >= 170000 THEN
+        EXECUTE 'ALTER OPERATOR = (timeuuid, uuid) SET (MERGES)';
+        EXECUTE 'ALTER OPERATOR = (uuid, timeuuid) SET (MERGES)';
+    ELSE
+        UPDATE pg_catalog.pg_operator SET oprcanmerge = true
+         WHERE oid IN ('=(timeuuid, uuid)'::pg_catalog.regoperator,
+                       '=(uuid, timeuuid)'::pg_catalog.regoperator);
+    END IF;
+END
+$$;

@@ -14,7 +14,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 plan skip_all => 'sequence replication is new in PostgreSQL 19'
-  if PostgreSQL::Test::Cluster->new('probe')->pg_version < 19;
+  if PostgreSQL::Test::Cluster->new('probe')->pg_version->major < 19;
 
 my %node;
 my $worker = 1;
@@ -67,11 +67,11 @@ sub write_rows
 }
 write_rows($a, 'a', 200);
 write_rows($b, 'b', 200);
-my $connstr = $a->connstr('postgres');
+my $connstr = 'port=' . $a->port . ' host=' . $a->host . ' dbname=postgres';
 $b->safe_psql('postgres', "CREATE SUBSCRIPTION s CONNECTION '$connstr' PUBLICATION p");
 $b->wait_for_subscription_sync($a, 's');
 
-my $seqs = q{SELECT string_agg(format('%s=%s', c.oid::regclass, s.last_value), ' ' ORDER BY c.oid::regclass::text)
+my $seqs = q{SELECT string_agg(format('%s=%s', c.oid::regclass, coalesce(s.last_value, 0)), ' ' ORDER BY c.oid::regclass::text)
                FROM pg_class c, LATERAL pg_sequence_last_value(c.oid) s(last_value) WHERE c.relkind = 'S'};
 my %before = map { split /=/ } split / /, $b->safe_psql('postgres', $seqs);
 ok(%before, 'the subscriber keeps state in sequences: ' . join(' ', sort keys %before));
@@ -88,5 +88,19 @@ is($b->safe_psql('postgres',
 		        count(DISTINCT h) = count(*), count(*) FILTER (WHERE node = 'a')
 		   FROM events"),
 	'800|t|t|t|400', "the subscriber holds both nodes' 800 rows, no id twice in any generator");
+
+# The hazard is real: with the event trigger disabled (a superuser's act), a
+# publication of all sequences moves the subscriber's state back.
+write_rows($b, 'b', 400);
+%before = map { split /=/ } split / /, $b->safe_psql('postgres', $seqs);
+$a->safe_psql('postgres', q{
+	ALTER EVENT TRIGGER id_gen_refuse_sequence_publication DISABLE;
+	CREATE PUBLICATION pseq FOR ALL SEQUENCES;});
+$b->safe_psql('postgres', 'ALTER SUBSCRIPTION s ADD PUBLICATION pseq');
+$b->wait_for_subscription_sync($a, 's');
+%after = map { split /=/ } split / /, $b->safe_psql('postgres', $seqs);
+@back = sort grep { defined $before{$_} && ($after{$_} // 0) < $before{$_} } keys %before;
+isnt("@back", "",
+	"without the refusal, the publisher's values move the subscriber's state back (@back)");
 
 done_testing();

@@ -1180,25 +1180,42 @@ $$;
 COMMENT ON FUNCTION id_gen.headroom_time_field(text, integer, timestamptz, timestamptz, interval) IS
     'the headroom row of a generator whose time field ends';
 
+-- The capacity of a millisecond (issue 22): id_gen.snowflake_start_spread
+-- starts a new one at up to the spread, so it holds fewer ids than the layout's.
+CREATE FUNCTION id_gen.headroom_ms_capacity(generator text, OUT start_spread integer,
+                                            OUT fewest_per_ms integer, OUT saturated_per_ms integer)
+    AS 'MODULE_PATHNAME', 'headroom_ms_capacity'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.headroom_ms_capacity(text) IS
+    'what id_gen.snowflake_start_spread leaves of a millisecond of snowflake or jsid ids: the spread applied, the fewest ids a millisecond holds, the ids per millisecond at saturation';
+
 CREATE FUNCTION id_gen.headroom_snowflake() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL SAFE
     SET search_path = pg_catalog, pg_temp
     AS $$
-SELECT h.* FROM @extschema@.snowflake_state() s,
-       id_gen.headroom_time_field('snowflake', 41, s.epoch, s.time_exhausted_at, s.time_left) h
+SELECT h.generator, h.object, h.used_fraction, h.runs_out, h.seconds_left, h.status, h.reason,
+       h.detail || jsonb_build_object('start_spread', c.start_spread, 'ids_per_ms_fewest', c.fewest_per_ms,
+                                      'ids_per_ms_saturated', c.saturated_per_ms)
+  FROM @extschema@.snowflake_state() s,
+       id_gen.headroom_time_field('snowflake', 41, s.epoch, s.time_exhausted_at, s.time_left) h,
+       id_gen.headroom_ms_capacity('snowflake') c
 $$;
 COMMENT ON FUNCTION id_gen.headroom_snowflake() IS
-    'headroom of snowflake_next(): its time field (snowflake_state())';
+    'headroom of snowflake_next(): its time field (snowflake_state()), and what id_gen.snowflake_start_spread leaves of a millisecond';
 
 CREATE FUNCTION id_gen.headroom_jsid() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL SAFE
     SET search_path = pg_catalog, pg_temp
     AS $$
-SELECT h.* FROM @extschema@.jsid_state() s,
-       id_gen.headroom_time_field('jsid', 41, s.epoch, s.time_exhausted_at, s.time_left) h
+SELECT h.generator, h.object, h.used_fraction, h.runs_out, h.seconds_left, h.status, h.reason,
+       h.detail || jsonb_build_object('start_spread', c.start_spread, 'ids_per_ms_fewest', c.fewest_per_ms,
+                                      'ids_per_ms_saturated', c.saturated_per_ms)
+  FROM @extschema@.jsid_state() s,
+       id_gen.headroom_time_field('jsid', 41, s.epoch, s.time_exhausted_at, s.time_left) h,
+       id_gen.headroom_ms_capacity('jsid') c
 $$;
 COMMENT ON FUNCTION id_gen.headroom_jsid() IS
-    'headroom of jsid_next(): its time field (jsid_state())';
+    'headroom of jsid_next(): its time field (jsid_state()), and what id_gen.snowflake_start_spread leaves of a millisecond';
 
 -- timeuuid_next() and uuidv7(): 48-bit Unix milliseconds (until 10889), above
 -- the same clock floor as snowflake (its lead is in the clock row).

@@ -1462,3 +1462,48 @@ REVOKE ALL ON id_gen.headroom FROM PUBLIC;
 GRANT SELECT ON id_gen.headroom TO pg_monitor;
 GRANT EXECUTE ON FUNCTION id_gen.headroom_hilo() TO pg_monitor;
 -- end issue 19
+
+-- ---------------------------------------------------------------------------
+-- Publications of sequences (PostgreSQL 19)
+-- ---------------------------------------------------------------------------
+
+-- From 19 on, a publication FOR ALL SEQUENCES copies the value of every
+-- sequence of the database to its subscribers (at CREATE SUBSCRIPTION and at
+-- each ALTER SUBSCRIPTION ... REFRESH SEQUENCES), lower values too.  id_gen
+-- keeps its state in sequences: Hi/Lo keys, the clock floor and epoch,
+-- decimal_id's counter.  A subscriber that writes would then hand out again
+-- ids it has handed out, or refuse for another node's clock.  19 has no
+-- per-sequence list and no exception for sequences, so a database with
+-- id_gen publishes no sequences: the ids themselves travel with the tables.
+CREATE FUNCTION id_gen.check_no_sequence_publication() RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    pub name;
+BEGIN
+    IF current_setting('server_version_num')::int < 190000 THEN
+        RETURN;
+    END IF;
+    EXECUTE 'SELECT pubname FROM pg_catalog.pg_publication WHERE puballsequences LIMIT 1' INTO pub;
+    IF pub IS NOT NULL THEN
+        RAISE EXCEPTION 'publication "%" would publish the sequences id_gen keeps its state in', pub
+            USING ERRCODE = 'feature_not_supported',
+                  DETAIL = 'Hi/Lo keys, the clock floor and decimal_id''s counter are sequences; a subscriber that writes must keep its own values, never receive the publisher''s.',
+                  HINT = 'Publish tables only (FOR ALL TABLES, FOR TABLE, FOR TABLES IN SCHEMA): the ids travel with the rows.';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION id_gen.check_no_sequence_publication() IS
+    'raises an error if a publication of this database publishes all sequences (PostgreSQL 19+): it would copy id_gen''s state to subscribers';
+CREATE FUNCTION id_gen.refuse_sequence_publication() RETURNS event_trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+    AS 'BEGIN PERFORM id_gen.check_no_sequence_publication(); END';
+REVOKE ALL ON FUNCTION id_gen.refuse_sequence_publication() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.refuse_sequence_publication() IS
+    'event trigger: refuses CREATE or ALTER PUBLICATION that publishes all sequences (PostgreSQL 19+)';
+CREATE EVENT TRIGGER id_gen_refuse_sequence_publication ON ddl_command_end
+    WHEN TAG IN ('CREATE PUBLICATION', 'ALTER PUBLICATION')
+    EXECUTE FUNCTION id_gen.refuse_sequence_publication();
+COMMENT ON EVENT TRIGGER id_gen_refuse_sequence_publication IS
+    'keeps the sequences id_gen keeps its state in out of publications (PostgreSQL 19+)';
+-- A database that publishes sequences already cannot take the extension.
+SELECT id_gen.check_no_sequence_publication();

@@ -66,7 +66,10 @@ ROLLBACK;
 -- max_lo must be at least 1 and fit an integer.
 SELECT hilo_set_max_lo('err_t', 0); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_set_max_lo('err_t', -5); \echo :LAST_ERROR_SQLSTATE
+-- (terse: 19 words the not-found error's detail and hint differently)
+\set VERBOSITY terse
 SELECT hilo_set_max_lo('err_t', 2147483648); \echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
 SELECT hilo_bind('err_t', 'err_seq', 'classic', 0); \echo :LAST_ERROR_SQLSTATE
 
 -- hilo_bind: unknown strategies, a missing max_lo, a max_lo that does not

@@ -684,9 +684,13 @@ COMMENT ON FUNCTION uuidv4() IS
 -- (ERROR 22023 for versions timeuuid does not hold), by every member.  The
 -- cast timeuuid -> uuid is implicit: every timeuuid is a uuid, so functions
 -- taking uuid take timeuuid, and JOIN ... USING, NATURAL JOIN, UNION and
--- CASE between the two types give uuid.  The cross-type = is not MERGES: a
--- merge join would sort the uuid side with uuid's own (byte) order, which
--- is not timeuuid's; hash joins, nested loops and index scans serve it.
+-- CASE between the two types give uuid.  The families also hold (uuid, uuid)
+-- members, ~<~ ~<=~ ~=~ ~>=~ ~>~, which compare two uuids as timeuuids (time
+-- order, both checked): btree and hash use them for the uuid side (to sort a
+-- uuid[] of = ANY for an index scan, to sort the uuid side of a merge join,
+-- to hash or unique-ify a subquery's uuids).  They cannot be uuid's own
+-- operators, which order by bytes, and must not be: uuid's = in these
+-- families would let plain uuid joins pick timeuuid's checked hash function.
 -- ---------------------------------------------------------------------------
 CREATE FUNCTION timeuuid_uuid_eq(timeuuid, uuid) RETURNS boolean
     AS 'MODULE_PATHNAME', 'timeuuid_uuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -736,10 +740,31 @@ COMMENT ON FUNCTION uuid_timeuuid_ge(uuid, timeuuid) IS 'implementation of >= be
 COMMENT ON FUNCTION uuid_timeuuid_cmp(uuid, timeuuid) IS 'btree comparison of a uuid with a timeuuid, in time order';
 COMMENT ON FUNCTION timeuuid_uuid_hash(uuid) IS 'hash of a uuid compared with timeuuids (as timeuuid_hash hashes it)';
 COMMENT ON FUNCTION timeuuid_uuid_hash_extended(uuid, bigint) IS '64-bit seeded hash of a uuid compared with timeuuids';
+CREATE FUNCTION uuid_time_eq(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_ne(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_lt(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_le(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_gt(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_ge(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_cmp(uuid, uuid) RETURNS integer
+    AS 'MODULE_PATHNAME', 'uuid_time_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_time_eq(uuid, uuid) IS 'implementation of ~=~: two uuids equal as timeuuids';
+COMMENT ON FUNCTION uuid_time_ne(uuid, uuid) IS 'implementation of ~<>~: two uuids not equal as timeuuids';
+COMMENT ON FUNCTION uuid_time_lt(uuid, uuid) IS 'implementation of ~<~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_le(uuid, uuid) IS 'implementation of ~<=~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_gt(uuid, uuid) IS 'implementation of ~>~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_ge(uuid, uuid) IS 'implementation of ~>=~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_cmp(uuid, uuid) IS 'btree comparison of two uuids as timeuuids, in time order';
 
 CREATE OPERATOR = (
     LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_ne,
@@ -763,7 +788,7 @@ CREATE OPERATOR >= (
 );
 CREATE OPERATOR = (
     LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_ne,
@@ -797,6 +822,36 @@ COMMENT ON OPERATOR < (uuid, timeuuid) IS 'earlier than';
 COMMENT ON OPERATOR <= (uuid, timeuuid) IS 'earlier than or equal';
 COMMENT ON OPERATOR > (uuid, timeuuid) IS 'later than';
 COMMENT ON OPERATOR >= (uuid, timeuuid) IS 'later than or equal';
+CREATE OPERATOR ~=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_eq,
+    COMMUTATOR = ~=~, NEGATOR = ~<>~, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR ~<>~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_ne,
+    COMMUTATOR = ~<>~, NEGATOR = ~=~, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR ~<~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_lt,
+    COMMUTATOR = ~>~, NEGATOR = ~>=~, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR ~<=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_le,
+    COMMUTATOR = ~>=~, NEGATOR = ~>~, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR ~>~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_gt,
+    COMMUTATOR = ~<~, NEGATOR = ~<=~, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR ~>=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_ge,
+    COMMUTATOR = ~<=~, NEGATOR = ~<~, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR ~=~ (uuid, uuid) IS 'equal as timeuuids';
+COMMENT ON OPERATOR ~<>~ (uuid, uuid) IS 'not equal as timeuuids';
+COMMENT ON OPERATOR ~<~ (uuid, uuid) IS 'earlier than, as timeuuids';
+COMMENT ON OPERATOR ~<=~ (uuid, uuid) IS 'earlier than or equal, as timeuuids';
+COMMENT ON OPERATOR ~>~ (uuid, uuid) IS 'later than, as timeuuids';
+COMMENT ON OPERATOR ~>=~ (uuid, uuid) IS 'later than or equal, as timeuuids';
 
 ALTER OPERATOR FAMILY timeuuid_ops USING btree ADD
     OPERATOR 1 < (timeuuid, uuid),
@@ -810,11 +865,18 @@ ALTER OPERATOR FAMILY timeuuid_ops USING btree ADD
     OPERATOR 3 = (uuid, timeuuid),
     OPERATOR 4 >= (uuid, timeuuid),
     OPERATOR 5 > (uuid, timeuuid),
-    FUNCTION 1 (uuid, timeuuid) uuid_timeuuid_cmp(uuid, timeuuid);
+    FUNCTION 1 (uuid, timeuuid) uuid_timeuuid_cmp(uuid, timeuuid),
+    OPERATOR 1 ~<~ (uuid, uuid),
+    OPERATOR 2 ~<=~ (uuid, uuid),
+    OPERATOR 3 ~=~ (uuid, uuid),
+    OPERATOR 4 ~>=~ (uuid, uuid),
+    OPERATOR 5 ~>~ (uuid, uuid),
+    FUNCTION 1 (uuid, uuid) uuid_time_cmp(uuid, uuid);
 
 ALTER OPERATOR FAMILY timeuuid_hash_ops USING hash ADD
     OPERATOR 1 = (timeuuid, uuid),
     OPERATOR 1 = (uuid, timeuuid),
+    OPERATOR 1 ~=~ (uuid, uuid),
     FUNCTION 1 (uuid, uuid) timeuuid_uuid_hash(uuid),
     FUNCTION 2 (uuid, uuid) timeuuid_uuid_hash_extended(uuid, bigint);
 
@@ -1432,3 +1494,48 @@ REVOKE ALL ON id_gen.headroom FROM PUBLIC;
 GRANT SELECT ON id_gen.headroom TO pg_monitor;
 GRANT EXECUTE ON FUNCTION id_gen.headroom_hilo() TO pg_monitor;
 -- end issue 19
+
+-- ---------------------------------------------------------------------------
+-- Publications of sequences (PostgreSQL 19)
+-- ---------------------------------------------------------------------------
+
+-- From 19 on, a publication FOR ALL SEQUENCES copies the value of every
+-- sequence of the database to its subscribers (at CREATE SUBSCRIPTION and at
+-- each ALTER SUBSCRIPTION ... REFRESH SEQUENCES), lower values too.  id_gen
+-- keeps its state in sequences: Hi/Lo keys, the clock floor and epoch,
+-- decimal_id's counter.  A subscriber that writes would then hand out again
+-- ids it has handed out, or refuse for another node's clock.  19 has no
+-- per-sequence list and no exception for sequences, so a database with
+-- id_gen publishes no sequences: the ids themselves travel with the tables.
+CREATE FUNCTION id_gen.check_no_sequence_publication() RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    pub name;
+BEGIN
+    IF current_setting('server_version_num')::int < 190000 THEN
+        RETURN;
+    END IF;
+    EXECUTE 'SELECT pubname FROM pg_catalog.pg_publication WHERE puballsequences LIMIT 1' INTO pub;
+    IF pub IS NOT NULL THEN
+        RAISE EXCEPTION 'publication "%" would publish the sequences id_gen keeps its state in', pub
+            USING ERRCODE = 'feature_not_supported',
+                  DETAIL = 'Hi/Lo keys, the clock floor and decimal_id''s counter are sequences; a subscriber that writes must keep its own values, never receive the publisher''s.',
+                  HINT = 'Publish tables only (FOR ALL TABLES, FOR TABLE, FOR TABLES IN SCHEMA): the ids travel with the rows.';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION id_gen.check_no_sequence_publication() IS
+    'raises an error if a publication of this database publishes all sequences (PostgreSQL 19+): it would copy id_gen''s state to subscribers';
+CREATE FUNCTION id_gen.refuse_sequence_publication() RETURNS event_trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+    AS 'BEGIN PERFORM id_gen.check_no_sequence_publication(); END';
+REVOKE ALL ON FUNCTION id_gen.refuse_sequence_publication() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.refuse_sequence_publication() IS
+    'event trigger: refuses CREATE or ALTER PUBLICATION that publishes all sequences (PostgreSQL 19+)';
+CREATE EVENT TRIGGER id_gen_refuse_sequence_publication ON ddl_command_end
+    WHEN TAG IN ('CREATE PUBLICATION', 'ALTER PUBLICATION')
+    EXECUTE FUNCTION id_gen.refuse_sequence_publication();
+COMMENT ON EVENT TRIGGER id_gen_refuse_sequence_publication IS
+    'keeps the sequences id_gen keeps its state in out of publications (PostgreSQL 19+)';
+-- A database that publishes sequences already cannot take the extension.
+SELECT id_gen.check_no_sequence_publication();

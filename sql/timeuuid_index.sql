@@ -31,15 +31,19 @@ SELECT bool_and(timeuuid_timestamp(id) = date_trunc('milliseconds', at)) AS time
 -- and 16 name an initplan's result "$0" ("InitPlan 1 (returns $0)"), 17+
 -- "(InitPlan 1).col1"; 18 adds "Disabled: true" under a node the enable_*
 -- settings advise against, and omits an "IS NOT NULL" index condition the
--- column's NOT NULL makes redundant.  Every other line is EXPLAIN's own.
+-- column's NOT NULL makes redundant; 19 names an initplan by what it stands
+-- for ("InitPlan minmax_1", "expr_1") under a "Replaces:" line.  Every other
+-- line is EXPLAIN's own.
 CREATE FUNCTION pg_temp.plan(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
     line text;
     param text[];
 BEGIN
     FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-        CONTINUE WHEN line ~ '^ *Disabled: true$' OR line ~ '^ *Index Cond: \(\w+ IS NOT NULL\)$';
+        CONTINUE WHEN line ~ '^ *Disabled: true$' OR line ~ '^ *Index Cond: \(\w+ IS NOT NULL\)$'
+                   OR line ~ '^ *Replaces: ';
         line := regexp_replace(line, '^( *InitPlan \d+) \(returns \$\d+\)$', '\1');
+        line := regexp_replace(line, 'InitPlan (minmax|expr)_(\d+)', 'InitPlan \2', 'g');
         FOR param IN SELECT regexp_matches(line, '\$(\d+)', 'g') LOOP
             line := replace(line, '$' || param[1], format('(InitPlan %s).col1', param[1]::int + 1));
         END LOOP;

@@ -31,6 +31,7 @@
  */
 #include "pg/clock.hpp"
 
+#include "pg/compat.hpp"
 #include "pg/db_slots.hpp"
 #include "pg/extension_owner.hpp"
 #include "pg/guc.hpp"
@@ -209,7 +210,7 @@ clock_shared_init(void *ptr)
 {
 	IdgenClockShared *cs = static_cast<IdgenClockShared *>(ptr);
 
-	cs->tranche = LWLockNewTrancheId();
+	cs->tranche = idgen_lwlock_new_tranche("id_gen_clock_state");
 	LWLockInitialize(&cs->lock, cs->tranche);
 	/* Read once per start: ids must not change meaning while the server runs. */
 	cs->epoch_ms = idgen_snowflake_epoch_ms;
@@ -233,7 +234,7 @@ clock_attach(void)
 	if (clock_shared == nullptr)
 	{
 		clock_shared = static_cast<IdgenClockShared *>(idgen_shmem_attach(&clock_shmem));
-		LWLockRegisterTranche(clock_shared->tranche, "id_gen_clock_state");
+		idgen_lwlock_name_tranche(clock_shared->tranche, "id_gen_clock_state");
 	}
 	return clock_shared;
 }

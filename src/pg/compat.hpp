@@ -1,6 +1,6 @@
 /*
  * compat.hpp: the few places where PostgreSQL's server API differs between
- * the versions id_gen builds against (15 to 18), behind PG_VERSION_NUM.
+ * the versions id_gen builds against (15 to 19), behind PG_VERSION_NUM.
  *
  * Each difference is one idgen_* name with one meaning on every version, so
  * the glue code carries no version test of its own.  An entry states which
@@ -14,18 +14,21 @@
 
 extern "C" {
 #include "access/genam.h"
+#include "access/tableam.h"
 #include "catalog/pg_class.h"
 #include "nodes/pg_list.h"
 #include "storage/lock.h"
+#include "storage/lwlock.h"
 #include "utils/acl.h"
 #include "utils/guc.h"
 #include "utils/regproc.h"
+#include "utils/syscache.h"
 }
 
 #include <cstdlib>
 
-#if PG_VERSION_NUM < 150000 || PG_VERSION_NUM >= 190000
-#error "id_gen builds against PostgreSQL 15 to 18"
+#if PG_VERSION_NUM < 150000 || PG_VERSION_NUM >= 200000
+#error "id_gen builds against PostgreSQL 15 to 19"
 #endif
 
 /* 16 moved the varlena macros (VARDATA_ANY, VARSIZE_ANY_EXHDR) to varatt.h. */
@@ -63,14 +66,30 @@ idgen_qualified_name_list(const char *name)
 #endif
 }
 
-/* 18 added an instrumentation argument to index_beginscan() (NULL: none). */
+/*
+ * 18 added an instrumentation argument to index_beginscan() (NULL: none), 19
+ * a flags word (0: a plain scan).
+ */
 static inline IndexScanDesc
 idgen_index_beginscan(Relation heap, Relation index, Snapshot snapshot, int nkeys, int norderbys)
 {
-#if PG_VERSION_NUM >= 180000
+#if PG_VERSION_NUM >= 190000
+	return index_beginscan(heap, index, snapshot, NULL, nkeys, norderbys, 0);
+#elif PG_VERSION_NUM >= 180000
 	return index_beginscan(heap, index, snapshot, NULL, nkeys, norderbys);
 #else
 	return index_beginscan(heap, index, snapshot, nkeys, norderbys);
+#endif
+}
+
+/* 19 added a flags word to table_beginscan() (0: a plain scan). */
+static inline TableScanDesc
+idgen_table_beginscan(Relation rel, Snapshot snapshot, int nkeys, ScanKeyData *keys)
+{
+#if PG_VERSION_NUM >= 190000
+	return table_beginscan(rel, snapshot, nkeys, keys, 0);
+#else
+	return table_beginscan(rel, snapshot, nkeys, keys);
 #endif
 }
 
@@ -128,4 +147,38 @@ idgen_guc_extra_alloc(size_t size)
 #define IDGEN_TRACE_SORT trace_sort
 #else
 #define IDGEN_TRACE_SORT false
+#endif
+
+/*
+ * 19 keeps tranche names in shared memory: LWLockNewTrancheId() takes the
+ * name and LWLockRegisterTranche() is gone.  Before 19 each backend that
+ * waits on the lock registers the name itself (idgen_lwlock_name_tranche,
+ * a no-op on 19).
+ */
+static inline int
+idgen_lwlock_new_tranche(const char *name)
+{
+#if PG_VERSION_NUM >= 190000
+	return LWLockNewTrancheId(name);
+#else
+	int			id = LWLockNewTrancheId();
+
+	LWLockRegisterTranche(id, name);
+	return id;
+#endif
+}
+
+static inline void
+idgen_lwlock_name_tranche(int id, const char *name)
+{
+#if PG_VERSION_NUM < 190000
+	LWLockRegisterTranche(id, name);
+#endif
+}
+
+/* 19 types the cache identifier a syscache callback receives. */
+#if PG_VERSION_NUM >= 190000
+typedef SysCacheIdentifier idgen_syscache_id;
+#else
+typedef int idgen_syscache_id;
 #endif

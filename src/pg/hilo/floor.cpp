@@ -584,7 +584,7 @@ hilo_leaf_max(const HiloLeaf *leaf, bool cheap_only, int64 lo, int64 hi, int64 *
 	}
 	else if (!cheap_only)
 	{
-		TableScanDesc scan = table_beginscan(heap, &dirty, 0, NULL);
+		TableScanDesc scan = idgen_table_beginscan(heap, &dirty, 0, NULL);
 
 		while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 		{

@@ -19,6 +19,7 @@
  */
 #include "pg/pg.hpp"
 
+#include "pg/compat.hpp"
 #include "pg/guard.hpp"
 #include "pg/guc.hpp"
 #include "pg/hilo/hilo.hpp"
@@ -676,7 +677,7 @@ idgen_hilo_relcache(Oid relid)
  * path stays a lookup and an increment.
  */
 static void
-hilo_role_callback(Datum arg, int cacheid, uint32 hashvalue)
+hilo_role_callback(Datum arg, idgen_syscache_id cacheid, uint32 hashvalue)
 {
 	hilo_inval_count++;
 	if (hilo_cache != nullptr)

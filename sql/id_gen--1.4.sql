@@ -128,7 +128,9 @@ GRANT SELECT ON id_gen.hilo_keys TO PUBLIC;
 -- who may hold no more than USAGE granted to the table's owner: its owner
 -- can always drop it (DROP SEQUENCE, DROP SCHEMA ... CASCADE, DROP OWNED
 -- BY).  The key then goes, with a NOTICE, and its next use creates a fresh
--- key that starts above the table's ids, so none is issued again.
+-- key that starts above the table's ids, so none is issued again.  The own
+-- sequence goes with CASCADE: any role may have made a view on it (a view
+-- needs no privilege on what it reads), which must not veto the owner's DROP.
 CREATE FUNCTION id_gen.hilo_on_drop() RETURNS event_trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
@@ -159,7 +161,7 @@ BEGIN
                AND EXISTS (SELECT 1 FROM pg_class c
                             WHERE c.oid = to_regclass(k.seq) AND c.relkind = 'S'
                               AND c.relnamespace = 'id_gen'::regnamespace) THEN
-                EXECUTE format('DROP SEQUENCE IF EXISTS %s', to_regclass(k.seq));
+                EXECUTE format('DROP SEQUENCE IF EXISTS %s CASCADE', to_regclass(k.seq));
             END IF;
         ELSIF k.seq_dropped AND k.own_seq THEN
             RAISE EXCEPTION 'cannot drop sequence %: it serves the Hi/Lo key of table %',

@@ -40,7 +40,7 @@ hilo_submit_change(HiloRequest *req, const HiloKeyRow *row)
 	{
 		bool		complete;
 
-		if (!hilo_data_max(req->relid, hilo_key_range(nullptr), false, &req->taken_to, &complete))
+		if (!hilo_data_max(req->relid, hilo_key_range(nullptr), &req->taken_to, &complete))
 			req->taken_to = 0;
 	}
 	hilo_change_key(req, row);
@@ -243,7 +243,7 @@ IDGEN_FUNCTION(hilo_set_floor)
 				 errhint("Grant UPDATE on the sequence, or pass NULL to move the key just above the table's rows.")));
 
 	/* The ids in the key's range (another node's do not count). */
-	if (!hilo_data_max(relid, hilo_key_range(&row), false, &taken, &complete) || taken < 0)
+	if (!hilo_data_max(relid, hilo_key_range(&row), &taken, &complete) || taken < 0)
 		taken = 0;
 	if (has_id && next_id - 1 > taken)
 		taken = next_id - 1;

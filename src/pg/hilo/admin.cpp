@@ -133,7 +133,7 @@ IDGEN_FUNCTION(hilo_bind)
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not a sequence", get_rel_name(seqid) ? get_rel_name(seqid) : "?"),
 				 errhint("Pass the sequence the application draws its hi values from.")));
-	hilo_require_permanent_seq(seqid);
+	hilo_require_drawable_seq(seqid);
 	if (pg_class_aclcheck(seqid, GetUserId(), ACL_UPDATE | ACL_USAGE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

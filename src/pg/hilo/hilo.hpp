@@ -237,8 +237,11 @@ extern int64 hilo_seq_increment(Oid seqid, int64 *min = nullptr);
  */
 extern void hilo_check_table(Oid relid, bool need_owner);
 
-/* A key's sequence must be permanent (checked at bind and at every draw). */
-extern void hilo_require_permanent_seq(Oid seqid);
+/*
+ * A key's sequence must be permanent and must not wrap around (CYCLE):
+ * checked at bind and at every draw, since its owner may ALTER it later.
+ */
+extern void hilo_require_drawable_seq(Oid seqid);
 
 /* True if relid (a table or a sequence) was created in this transaction. */
 extern bool hilo_created_here(Oid relid);

@@ -299,7 +299,7 @@ hilo_lock_seq_for_draw(Oid seqid)
 		UnlockRelationOid(seqid, RowExclusiveLock);
 		return false;
 	}
-	hilo_require_permanent_seq(seqid);
+	hilo_require_drawable_seq(seqid);
 	return true;
 }
 

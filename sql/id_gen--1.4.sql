@@ -187,6 +187,28 @@ CREATE EVENT TRIGGER id_gen_hilo_on_drop ON sql_drop
 COMMENT ON EVENT TRIGGER id_gen_hilo_on_drop IS
     'keeps id_gen.hilo_key free of rows for dropped tables';
 
+-- A subscriber's keys are its own.  A publisher's DROP TABLE deletes the
+-- table's key row, and logical replication sends that DELETE with the row's
+-- regclass printed as a bare OID (the table is gone), which on the subscriber
+-- names whatever table has that OID there: its key would go while sessions
+-- hold blocks of it.  The apply worker skips replicated deletes of key rows
+-- (a trigger enabled for replica sessions only); the subscriber's own DROP
+-- TABLE still removes its key.
+CREATE FUNCTION id_gen.hilo_key_keep_on_subscriber() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN NULL;
+END
+$$;
+REVOKE ALL ON FUNCTION id_gen.hilo_key_keep_on_subscriber() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.hilo_key_keep_on_subscriber() IS
+    'skips deletes of id_gen.hilo_key rows that logical replication applies: a subscriber''s keys are its own';
+CREATE TRIGGER hilo_key_keep_on_subscriber BEFORE DELETE ON id_gen.hilo_key
+    FOR EACH ROW EXECUTE FUNCTION id_gen.hilo_key_keep_on_subscriber();
+ALTER TABLE id_gen.hilo_key ENABLE REPLICA TRIGGER hilo_key_keep_on_subscriber;
+
 -- ---------------------------------------------------------------------------
 -- Clock floor, snowflake, decimal_id
 -- ---------------------------------------------------------------------------

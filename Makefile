@@ -23,13 +23,13 @@ EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text test/stat/id_str
 
 # Regression tests run on a stock server (no shared_preload_libraries): that
 # is the configuration CREATE EXTENSION must work in.
-REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor hilo_reserve hilo_adaptive hilo_orm hilo_roles snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_comb id_encode jsid node_identity hilo_nodes upgrade
+REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor hilo_reserve hilo_adaptive hilo_orm hilo_roles snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_families timeuuid_comb id_encode jsid snowflake_spread node_identity hilo_nodes upgrade
 # Tests that need the test build (make temp-install): make test runs them
 # after REGRESS; make installcheck and the package, on a production build,
 # do not.
 REGRESS_TEST_HOOKS = clock_hooks headroom
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
-ISOLATION = hilo_first_use hilo_partition_maintenance hilo_max_lo hilo_key_lock hilo_privileges hilo_admin_rollback hilo_worker_cancel hilo_reserve hilo_orm hilo_roles snowflake_concurrent decimal_concurrent
+ISOLATION = hilo_first_use hilo_partition_maintenance hilo_max_lo hilo_key_lock hilo_privileges hilo_admin_rollback hilo_worker_cancel hilo_reserve hilo_orm hilo_roles snowflake_concurrent snowflake_spread decimal_concurrent
 ISOLATION_TEST_HOOKS = timeuuid_concurrent
 ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
 # make installcheck runs against a running server, as a user whose name is a
@@ -42,14 +42,15 @@ ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
 # hilo_admin_rollback; id_gen.launch_id and a database whose decimal_id
 # counter no earlier run advanced: decimal_id, decimal_concurrent;
 # ALTER SYSTEM ... RESET and pg_reload_conf() (would drop the server's own
-# id_gen.worker_id or launch_id): jsid, node_identity.  make test runs them
+# id_gen.worker_id, launch_id or snowflake_start_spread): jsid,
+# snowflake_spread, node_identity.  make test runs them
 # all, on throwaway clusters; test/t/053_installcheck.pl runs make
 # installcheck on a server of initdb's defaults.  INSTALLCHECK_ALL=1 runs
 # them all against a throwaway server with test/regress.conf's settings on
 # which no earlier run used decimal_id(): debian/tests/installcheck
 # does, in a cluster pg_virtualenv makes for it.
-INSTALLCHECK_SKIP_REGRESS = hilo_rollback hilo_reserve hilo_orm decimal_id jsid node_identity
-INSTALLCHECK_SKIP_ISOLATION = hilo_admin_rollback decimal_concurrent
+INSTALLCHECK_SKIP_REGRESS = hilo_rollback hilo_reserve hilo_orm decimal_id jsid snowflake_spread node_identity
+INSTALLCHECK_SKIP_ISOLATION = hilo_admin_rollback snowflake_spread decimal_concurrent
 # The expected outputs show one block per draw: the keys the tests make have
 # fixed blocks (test/regress.conf sets the same for make test); a
 # session's option, so the server's own settings stay as they are.

@@ -52,13 +52,31 @@ while IFS='|' read -r name expr; do
         "$(awk -v a="$ids" -v b="${base:-0}" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')"
 done <"$WORK/tmp_check/candidates"
 
+# id_gen.snowflake_start_spread (a reload setting): the share of the ceiling
+# at each spread, in this run; without the setting (before 1.4), once.
+spreads() { # query generator spread...: the query once per spread
+    local query=$1 gen=$2
+    shift 2
+    if "${PSQL[@]}" -At -c "SELECT count(*) FROM pg_settings WHERE name = 'id_gen.snowflake_start_spread'" | grep -q 1; then
+        for sp in "$@"; do
+            "${PSQL[@]}" -c "ALTER SYSTEM SET id_gen.snowflake_start_spread = $sp" -c "SELECT pg_reload_conf()" >/dev/null
+            sleep 0.3
+            "${PSQL[@]}" -c "SELECT $sp AS start_spread, c.saturated_per_ms AS ceiling_per_ms, r.*
+                               FROM ($query) r, id_gen.headroom_ms_capacity('$gen') c"
+        done
+        "${PSQL[@]}" -c "ALTER SYSTEM RESET id_gen.snowflake_start_spread" -c "SELECT pg_reload_conf()" >/dev/null
+    else
+        "${PSQL[@]}" -c "$query"
+    fi
+}
 if "${PSQL[@]}" -At -c "SELECT to_regprocedure('snowflake_next()') IS NOT NULL" | grep -q t; then
-    echo "== 3. snowflake_next() saturation, one session (layout limit 4,096,000 ids/s per worker id)"
-    "${PSQL[@]}" -c "SELECT * FROM bench_snowflake_rate(8192000)"
+    echo "== 3. snowflake_next() saturation, one session (layout limit 4,096,000 ids/s per worker id;"
+    echo "      pct_of_ceiling counts 4096 ids per millisecond whatever the start spread)"
+    spreads "SELECT * FROM bench_snowflake_rate(8192000)" snowflake 0 255 1000 4095
 fi
 if "${PSQL[@]}" -At -c "SELECT to_regprocedure('jsid_next()') IS NOT NULL" | grep -q t; then
     echo "== 3b. jsid_next() saturation, one session (layout limit 256,000 ids/s per worker id)"
-    "${PSQL[@]}" -c "SELECT * FROM bench_stream_rate('jsid_next()', 1024000, 12, 256)"
+    spreads "SELECT * FROM bench_stream_rate('jsid_next()', 1024000, 12, 256)" jsid 0 255
 fi
 
 echo "== 4. inserting $ROWS rows in batches of 10000 into fresh tables; sorting $SORT values"

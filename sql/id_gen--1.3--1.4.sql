@@ -85,6 +85,131 @@ ALTER TABLE id_gen.hilo_key ENABLE REPLICA TRIGGER hilo_key_keep_on_subscriber;
 -- Clock floor, epoch, decimal_id
 -- ---------------------------------------------------------------------------
 
+-- Snowflake and jsid start spread (issue 22): the headroom rows show what
+-- id_gen.snowflake_start_spread leaves of a millisecond.
+CREATE FUNCTION id_gen.headroom_ms_capacity(generator text, OUT start_spread integer,
+                                            OUT fewest_per_ms integer, OUT saturated_per_ms integer)
+    AS 'MODULE_PATHNAME', 'headroom_ms_capacity'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.headroom_ms_capacity(text) IS
+    'what id_gen.snowflake_start_spread leaves of a millisecond of snowflake or jsid ids: the spread applied, the fewest ids a millisecond holds, the ids per millisecond at saturation';
+
+CREATE OR REPLACE FUNCTION id_gen.headroom_snowflake() RETURNS SETOF id_gen.headroom_row
+    LANGUAGE sql VOLATILE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+SELECT h.generator, h.object, h.used_fraction, h.runs_out, h.seconds_left, h.status, h.reason,
+       h.detail || jsonb_build_object('start_spread', c.start_spread, 'ids_per_ms_fewest', c.fewest_per_ms,
+                                      'ids_per_ms_saturated', c.saturated_per_ms)
+  FROM @extschema@.snowflake_state() s,
+       id_gen.headroom_time_field('snowflake', 41, s.epoch, s.time_exhausted_at, s.time_left) h,
+       id_gen.headroom_ms_capacity('snowflake') c
+$$;
+COMMENT ON FUNCTION id_gen.headroom_snowflake() IS
+    'headroom of snowflake_next(): its time field (snowflake_state()), and what id_gen.snowflake_start_spread leaves of a millisecond';
+
+CREATE OR REPLACE FUNCTION id_gen.headroom_jsid() RETURNS SETOF id_gen.headroom_row
+    LANGUAGE sql VOLATILE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $$
+SELECT h.generator, h.object, h.used_fraction, h.runs_out, h.seconds_left, h.status, h.reason,
+       h.detail || jsonb_build_object('start_spread', c.start_spread, 'ids_per_ms_fewest', c.fewest_per_ms,
+                                      'ids_per_ms_saturated', c.saturated_per_ms)
+  FROM @extschema@.jsid_state() s,
+       id_gen.headroom_time_field('jsid', 41, s.epoch, s.time_exhausted_at, s.time_left) h,
+       id_gen.headroom_ms_capacity('jsid') c
+$$;
+COMMENT ON FUNCTION id_gen.headroom_jsid() IS
+    'headroom of jsid_next(): its time field (jsid_state()), and what id_gen.snowflake_start_spread leaves of a millisecond';
+
 -- ---------------------------------------------------------------------------
 -- timeuuid
 -- ---------------------------------------------------------------------------
+
+-- The (uuid, uuid) members of timeuuid's btree and hash families: two uuids
+-- compared as timeuuids (time order, both checked), which btree and hash look
+-- up for the uuid side of the cross-type members (= ANY (uuid[]) through an
+-- index, NOT IN (SELECT uuid), merge joins).  Names of their own: uuid's =,
+-- < ... order by bytes, and uuid's = in these families would let plain uuid
+-- hash joins pick timeuuid's checked hash function.
+CREATE FUNCTION uuid_time_eq(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_ne(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_lt(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_le(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_gt(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_ge(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_cmp(uuid, uuid) RETURNS integer
+    AS 'MODULE_PATHNAME', 'uuid_time_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_time_eq(uuid, uuid) IS 'implementation of ~=~: two uuids equal as timeuuids';
+COMMENT ON FUNCTION uuid_time_ne(uuid, uuid) IS 'implementation of ~<>~: two uuids not equal as timeuuids';
+COMMENT ON FUNCTION uuid_time_lt(uuid, uuid) IS 'implementation of ~<~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_le(uuid, uuid) IS 'implementation of ~<=~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_gt(uuid, uuid) IS 'implementation of ~>~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_ge(uuid, uuid) IS 'implementation of ~>=~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_cmp(uuid, uuid) IS 'btree comparison of two uuids as timeuuids, in time order';
+
+CREATE OPERATOR ~=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_eq,
+    COMMUTATOR = ~=~, NEGATOR = ~<>~, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR ~<>~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_ne,
+    COMMUTATOR = ~<>~, NEGATOR = ~=~, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR ~<~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_lt,
+    COMMUTATOR = ~>~, NEGATOR = ~>=~, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR ~<=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_le,
+    COMMUTATOR = ~>=~, NEGATOR = ~>~, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR ~>~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_gt,
+    COMMUTATOR = ~<~, NEGATOR = ~<=~, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR ~>=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_ge,
+    COMMUTATOR = ~<=~, NEGATOR = ~<~, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR ~=~ (uuid, uuid) IS 'equal as timeuuids';
+COMMENT ON OPERATOR ~<>~ (uuid, uuid) IS 'not equal as timeuuids';
+COMMENT ON OPERATOR ~<~ (uuid, uuid) IS 'earlier than, as timeuuids';
+COMMENT ON OPERATOR ~<=~ (uuid, uuid) IS 'earlier than or equal, as timeuuids';
+COMMENT ON OPERATOR ~>~ (uuid, uuid) IS 'later than, as timeuuids';
+COMMENT ON OPERATOR ~>=~ (uuid, uuid) IS 'later than or equal, as timeuuids';
+
+ALTER OPERATOR FAMILY timeuuid_ops USING btree ADD
+    OPERATOR 1 ~<~ (uuid, uuid),
+    OPERATOR 2 ~<=~ (uuid, uuid),
+    OPERATOR 3 ~=~ (uuid, uuid),
+    OPERATOR 4 ~>=~ (uuid, uuid),
+    OPERATOR 5 ~>~ (uuid, uuid),
+    FUNCTION 1 (uuid, uuid) uuid_time_cmp(uuid, uuid);
+
+ALTER OPERATOR FAMILY timeuuid_hash_ops USING hash ADD
+    OPERATOR 1 ~=~ (uuid, uuid);
+
+-- With the uuid side's ordering in the family, the cross-type = can merge
+-- (1.3 left it out: a merge join would have sorted the uuid side in byte
+-- order).  ALTER OPERATOR ... SET (MERGES) exists from 17 on; before, only
+-- pg_operator itself can be changed (dropping and recreating the operators
+-- would fail on, or drop, the views and indexes that use them).
+DO $$
+BEGIN
+    IF current_setting('server_version_num')::int >= 170000 THEN
+        EXECUTE 'ALTER OPERATOR = (timeuuid, uuid) SET (MERGES)';
+        EXECUTE 'ALTER OPERATOR = (uuid, timeuuid) SET (MERGES)';
+    ELSE
+        UPDATE pg_catalog.pg_operator SET oprcanmerge = true
+         WHERE oid IN ('=(timeuuid, uuid)'::pg_catalog.regoperator,
+                       '=(uuid, timeuuid)'::pg_catalog.regoperator);
+    END IF;
+END
+$$;

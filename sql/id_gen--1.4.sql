@@ -676,9 +676,13 @@ COMMENT ON FUNCTION uuidv4() IS
 -- (ERROR 22023 for versions timeuuid does not hold), by every member.  The
 -- cast timeuuid -> uuid is implicit: every timeuuid is a uuid, so functions
 -- taking uuid take timeuuid, and JOIN ... USING, NATURAL JOIN, UNION and
--- CASE between the two types give uuid.  The cross-type = is not MERGES: a
--- merge join would sort the uuid side with uuid's own (byte) order, which
--- is not timeuuid's; hash joins, nested loops and index scans serve it.
+-- CASE between the two types give uuid.  The families also hold (uuid, uuid)
+-- members, ~<~ ~<=~ ~=~ ~>=~ ~>~, which compare two uuids as timeuuids (time
+-- order, both checked): btree and hash use them for the uuid side (to sort a
+-- uuid[] of = ANY for an index scan, to sort the uuid side of a merge join,
+-- to hash or unique-ify a subquery's uuids).  They cannot be uuid's own
+-- operators, which order by bytes, and must not be: uuid's = in these
+-- families would let plain uuid joins pick timeuuid's checked hash function.
 -- ---------------------------------------------------------------------------
 CREATE FUNCTION timeuuid_uuid_eq(timeuuid, uuid) RETURNS boolean
     AS 'MODULE_PATHNAME', 'timeuuid_uuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -728,10 +732,31 @@ COMMENT ON FUNCTION uuid_timeuuid_ge(uuid, timeuuid) IS 'implementation of >= be
 COMMENT ON FUNCTION uuid_timeuuid_cmp(uuid, timeuuid) IS 'btree comparison of a uuid with a timeuuid, in time order';
 COMMENT ON FUNCTION timeuuid_uuid_hash(uuid) IS 'hash of a uuid compared with timeuuids (as timeuuid_hash hashes it)';
 COMMENT ON FUNCTION timeuuid_uuid_hash_extended(uuid, bigint) IS '64-bit seeded hash of a uuid compared with timeuuids';
+CREATE FUNCTION uuid_time_eq(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_ne(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_lt(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_le(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_gt(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_ge(uuid, uuid) RETURNS boolean
+    AS 'MODULE_PATHNAME', 'uuid_time_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_time_cmp(uuid, uuid) RETURNS integer
+    AS 'MODULE_PATHNAME', 'uuid_time_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuid_time_eq(uuid, uuid) IS 'implementation of ~=~: two uuids equal as timeuuids';
+COMMENT ON FUNCTION uuid_time_ne(uuid, uuid) IS 'implementation of ~<>~: two uuids not equal as timeuuids';
+COMMENT ON FUNCTION uuid_time_lt(uuid, uuid) IS 'implementation of ~<~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_le(uuid, uuid) IS 'implementation of ~<=~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_gt(uuid, uuid) IS 'implementation of ~>~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_ge(uuid, uuid) IS 'implementation of ~>=~: two uuids compared as timeuuids (time order)';
+COMMENT ON FUNCTION uuid_time_cmp(uuid, uuid) IS 'btree comparison of two uuids as timeuuids, in time order';
 
 CREATE OPERATOR = (
     LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = timeuuid, RIGHTARG = uuid, FUNCTION = timeuuid_uuid_ne,
@@ -755,7 +780,7 @@ CREATE OPERATOR >= (
 );
 CREATE OPERATOR = (
     LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = uuid, RIGHTARG = timeuuid, FUNCTION = uuid_timeuuid_ne,
@@ -789,6 +814,36 @@ COMMENT ON OPERATOR < (uuid, timeuuid) IS 'earlier than';
 COMMENT ON OPERATOR <= (uuid, timeuuid) IS 'earlier than or equal';
 COMMENT ON OPERATOR > (uuid, timeuuid) IS 'later than';
 COMMENT ON OPERATOR >= (uuid, timeuuid) IS 'later than or equal';
+CREATE OPERATOR ~=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_eq,
+    COMMUTATOR = ~=~, NEGATOR = ~<>~, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR ~<>~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_ne,
+    COMMUTATOR = ~<>~, NEGATOR = ~=~, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR ~<~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_lt,
+    COMMUTATOR = ~>~, NEGATOR = ~>=~, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR ~<=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_le,
+    COMMUTATOR = ~>=~, NEGATOR = ~>~, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR ~>~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_gt,
+    COMMUTATOR = ~<~, NEGATOR = ~<=~, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR ~>=~ (
+    LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_ge,
+    COMMUTATOR = ~<=~, NEGATOR = ~<~, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR ~=~ (uuid, uuid) IS 'equal as timeuuids';
+COMMENT ON OPERATOR ~<>~ (uuid, uuid) IS 'not equal as timeuuids';
+COMMENT ON OPERATOR ~<~ (uuid, uuid) IS 'earlier than, as timeuuids';
+COMMENT ON OPERATOR ~<=~ (uuid, uuid) IS 'earlier than or equal, as timeuuids';
+COMMENT ON OPERATOR ~>~ (uuid, uuid) IS 'later than, as timeuuids';
+COMMENT ON OPERATOR ~>=~ (uuid, uuid) IS 'later than or equal, as timeuuids';
 
 ALTER OPERATOR FAMILY timeuuid_ops USING btree ADD
     OPERATOR 1 < (timeuuid, uuid),
@@ -802,11 +857,18 @@ ALTER OPERATOR FAMILY timeuuid_ops USING btree ADD
     OPERATOR 3 = (uuid, timeuuid),
     OPERATOR 4 >= (uuid, timeuuid),
     OPERATOR 5 > (uuid, timeuuid),
-    FUNCTION 1 (uuid, timeuuid) uuid_timeuuid_cmp(uuid, timeuuid);
+    FUNCTION 1 (uuid, timeuuid) uuid_timeuuid_cmp(uuid, timeuuid),
+    OPERATOR 1 ~<~ (uuid, uuid),
+    OPERATOR 2 ~<=~ (uuid, uuid),
+    OPERATOR 3 ~=~ (uuid, uuid),
+    OPERATOR 4 ~>=~ (uuid, uuid),
+    OPERATOR 5 ~>~ (uuid, uuid),
+    FUNCTION 1 (uuid, uuid) uuid_time_cmp(uuid, uuid);
 
 ALTER OPERATOR FAMILY timeuuid_hash_ops USING hash ADD
     OPERATOR 1 = (timeuuid, uuid),
     OPERATOR 1 = (uuid, timeuuid),
+    OPERATOR 1 ~=~ (uuid, uuid),
     FUNCTION 1 (uuid, uuid) timeuuid_uuid_hash(uuid),
     FUNCTION 2 (uuid, uuid) timeuuid_uuid_hash_extended(uuid, bigint);
 
@@ -1204,25 +1266,42 @@ $$;
 COMMENT ON FUNCTION id_gen.headroom_time_field(text, integer, timestamptz, timestamptz, interval) IS
     'the headroom row of a generator whose time field ends';
 
+-- The capacity of a millisecond (issue 22): id_gen.snowflake_start_spread
+-- starts a new one at up to the spread, so it holds fewer ids than the layout's.
+CREATE FUNCTION id_gen.headroom_ms_capacity(generator text, OUT start_spread integer,
+                                            OUT fewest_per_ms integer, OUT saturated_per_ms integer)
+    AS 'MODULE_PATHNAME', 'headroom_ms_capacity'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.headroom_ms_capacity(text) IS
+    'what id_gen.snowflake_start_spread leaves of a millisecond of snowflake or jsid ids: the spread applied, the fewest ids a millisecond holds, the ids per millisecond at saturation';
+
 CREATE FUNCTION id_gen.headroom_snowflake() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL SAFE
     SET search_path = pg_catalog, pg_temp
     AS $$
-SELECT h.* FROM @extschema@.snowflake_state() s,
-       id_gen.headroom_time_field('snowflake', 41, s.epoch, s.time_exhausted_at, s.time_left) h
+SELECT h.generator, h.object, h.used_fraction, h.runs_out, h.seconds_left, h.status, h.reason,
+       h.detail || jsonb_build_object('start_spread', c.start_spread, 'ids_per_ms_fewest', c.fewest_per_ms,
+                                      'ids_per_ms_saturated', c.saturated_per_ms)
+  FROM @extschema@.snowflake_state() s,
+       id_gen.headroom_time_field('snowflake', 41, s.epoch, s.time_exhausted_at, s.time_left) h,
+       id_gen.headroom_ms_capacity('snowflake') c
 $$;
 COMMENT ON FUNCTION id_gen.headroom_snowflake() IS
-    'headroom of snowflake_next(): its time field (snowflake_state())';
+    'headroom of snowflake_next(): its time field (snowflake_state()), and what id_gen.snowflake_start_spread leaves of a millisecond';
 
 CREATE FUNCTION id_gen.headroom_jsid() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL SAFE
     SET search_path = pg_catalog, pg_temp
     AS $$
-SELECT h.* FROM @extschema@.jsid_state() s,
-       id_gen.headroom_time_field('jsid', 41, s.epoch, s.time_exhausted_at, s.time_left) h
+SELECT h.generator, h.object, h.used_fraction, h.runs_out, h.seconds_left, h.status, h.reason,
+       h.detail || jsonb_build_object('start_spread', c.start_spread, 'ids_per_ms_fewest', c.fewest_per_ms,
+                                      'ids_per_ms_saturated', c.saturated_per_ms)
+  FROM @extschema@.jsid_state() s,
+       id_gen.headroom_time_field('jsid', 41, s.epoch, s.time_exhausted_at, s.time_left) h,
+       id_gen.headroom_ms_capacity('jsid') c
 $$;
 COMMENT ON FUNCTION id_gen.headroom_jsid() IS
-    'headroom of jsid_next(): its time field (jsid_state())';
+    'headroom of jsid_next(): its time field (jsid_state()), and what id_gen.snowflake_start_spread leaves of a millisecond';
 
 -- timeuuid_next() and uuidv7(): 48-bit Unix milliseconds (until 10889), above
 -- the same clock floor as snowflake (its lead is in the clock row).

@@ -35,8 +35,9 @@ SELECT timeuuid_min('2024-01-01 00:00:00+00') < 'c232ab00-9414-11ec-b3c8-9f6bdec
        '017f22e2-79b0-7cc3-98c4-dc0c0c07398f'::uuid < timeuuid_min('2024-01-01 00:00:00+00') AS v7_2022_before_v7_2024;
 
 -- 2. A uuid that no timeuuid can be is refused, as the cast refuses it, by
--- every operator and whatever the plan: nested loop, index scan, hash join.
--- (No merge join: it would sort the uuid side in uuid's byte order.)
+-- every operator and whatever the plan: nested loop, index scan, hash join,
+-- merge join (which sorts the uuid side as timeuuids, with the families'
+-- (uuid, uuid) members: sql/timeuuid_families.sql).
 SELECT count(*) FROM events WHERE id = 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid; \echo :LAST_ERROR_SQLSTATE
 SELECT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid < timeuuid_min(now()); \echo :LAST_ERROR_SQLSTATE
 CREATE TABLE foreign_ids (u uuid);
@@ -48,6 +49,8 @@ SET enable_seqscan = off;
 SELECT count(*) FROM events e JOIN foreign_ids f ON e.id = f.u; \echo :LAST_ERROR_SQLSTATE
 RESET enable_seqscan;
 SET enable_nestloop = off; SET enable_hashjoin = on;
+SELECT count(*) FROM events e JOIN foreign_ids f ON e.id = f.u; \echo :LAST_ERROR_SQLSTATE
+SET enable_hashjoin = off; SET enable_mergejoin = on;
 SELECT count(*) FROM events e JOIN foreign_ids f ON e.id = f.u; \echo :LAST_ERROR_SQLSTATE
 RESET enable_hashjoin; RESET enable_mergejoin; RESET enable_nestloop;
 

@@ -32,6 +32,10 @@ CREATE DATABASE id_gen_fresh;
 -- strategy and types): members of a family are not extension members.
 \set families 'SELECT count(*) AS family_entries, md5(string_agg(e, E\'\\n\' ORDER BY e)) AS families_md5 FROM (SELECT format(\'%s %s op %s %s(%s,%s)\', f.opfname, am.amname, o.amopstrategy, o.amopopr::regoperator, o.amoplefttype::regtype, o.amoprighttype::regtype) AS e FROM pg_amop o JOIN pg_opfamily f ON f.oid = o.amopfamily JOIN pg_am am ON am.oid = f.opfmethod WHERE f.opfname LIKE \'timeuuid%\' UNION ALL SELECT format(\'%s %s proc %s %s(%s,%s)\', f.opfname, am.amname, p.amprocnum, p.amproc::regprocedure, p.amproclefttype::regtype, p.amprocrighttype::regtype) FROM pg_amproc p JOIN pg_opfamily f ON f.oid = p.amprocfamily JOIN pg_am am ON am.oid = f.opfmethod WHERE f.opfname LIKE \'timeuuid%\') x'
 
+-- The member operators' properties (commutator, negator, estimators, and
+-- whether they hash and merge), which the definitions above do not show.
+\set operators 'SELECT md5(string_agg(e, E\'\\n\' ORDER BY e)) AS operators_md5 FROM (SELECT format(\'%s %s com %s neg %s %s %s hashes %s merges %s\', o.oid::regoperator, o.oprcode, o.oprcom::regoperator, o.oprnegate::regoperator, o.oprrest, o.oprjoin, o.oprcanhash, o.oprcanmerge) AS e FROM pg_operator o JOIN pg_depend d ON d.classid = \'pg_operator\'::regclass AND d.objid = o.oid WHERE d.refclassid = \'pg_extension\'::regclass AND d.deptype = \'e\' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\')) x'
+
 \c id_gen_upgraded
 CREATE EXTENSION id_gen VERSION '1.0';
 CREATE TABLE t (id bigint PRIMARY KEY DEFAULT hilo_next('t'));
@@ -70,6 +74,7 @@ SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids, max(id) AS max_id F
 :definitions \gset up_
 :annotations \gset up_
 :families \gset up_
+:operators \gset up_
 
 \c id_gen_fresh
 CREATE EXTENSION id_gen;
@@ -80,6 +85,7 @@ SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
 :definitions \gset fresh_
 :annotations \gset fresh_
 :families \gset fresh_
+:operators \gset fresh_
 -- Both ways end with the same extension.
 SELECT :'fresh_members' AS members,
        :'up_members' = :'fresh_members' AND :'up_members_md5' = :'fresh_members_md5' AS same_members,
@@ -89,7 +95,8 @@ SELECT :'fresh_members' AS members,
 SELECT :'up_annotations_md5' = :'fresh_annotations_md5' AND :'up_commented' = :'fresh_commented'
          AS same_comments_and_privileges,
        :'up_family_entries' = :'fresh_family_entries' AND :'up_families_md5' = :'fresh_families_md5'
-         AS same_operator_families;
+         AS same_operator_families,
+       :'up_operators_md5' = :'fresh_operators_md5' AS same_operators;
 
 \c postgres
 DROP DATABASE id_gen_upgraded;

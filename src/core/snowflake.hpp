@@ -11,6 +11,14 @@
  * sequence, "the next id is greater than the state word" is exactly the
  * property "never a duplicate, never an id smaller than one issued", and a
  * compare-and-swap of that word is all the synchronisation needed.
+ *
+ * The start spread (id_gen.snowflake_start_spread) lives in that word too:
+ * a new millisecond's sequence starts where the last id's left off, modulo
+ * spread + 1, instead of at 0.  With spread + 1 a power of two, the low bits
+ * of a server's consecutive ids then count up by one whatever the rate, so
+ * `id % n` takes every residue in turn for each power of two n <= spread + 1
+ * (ShardingSphere's max-vibration-offset answers the same skew with a
+ * counter of its own).
  */
 #pragma once
 
@@ -82,6 +90,37 @@ bool decode(const Layout &l, int64_t id, Parts *parts) noexcept;
  */
 bool min_id(const Layout &l, int64_t time_ms, int64_t *id) noexcept;
 
+/*
+ * The start spread a layout applies for a setting: jsid's 8-bit sequence
+ * takes at most 255, snowflake's 4095; a negative value is 0.
+ */
+constexpr int32_t
+effective_spread(const Layout &l, int32_t spread) noexcept
+{
+	return spread < 0 ? 0 : spread > l.max_sequence() ? l.max_sequence() : spread;
+}
+
+/*
+ * What the spread costs a layout, in ids per millisecond: a millisecond
+ * whose sequence starts at `spread` holds ids_per_ms - spread (the fewest,
+ * once per burst); at saturation every millisecond follows a full one and
+ * starts at ids_per_ms % (spread + 1), 0 for spread + 1 a power of two.
+ */
+struct Capacity
+{
+	int32_t		spread;			/* effective_spread() */
+	int32_t		fewest_per_ms;	/* a millisecond holds at least this many */
+	int32_t		saturated_per_ms;	/* each millisecond at saturation */
+};
+
+constexpr Capacity
+capacity(const Layout &l, int32_t spread) noexcept
+{
+	const int32_t s = effective_spread(l, spread);
+
+	return Capacity{s, l.ids_per_ms() - s, l.ids_per_ms() - l.ids_per_ms() % (s + 1)};
+}
+
 /* The snowflake layout's forms, as before layouts were parameters. */
 inline bool
 encode(int64_t time_ms, int32_t worker, int32_t sequence, int64_t *id) noexcept
@@ -128,8 +167,9 @@ struct Step
  * issued, 0 for none), the clock reading now_ms (ms since the epoch), the
  * worker id, the number of consecutive ids wanted (1..ids_per_ms, all
  * within one millisecond),
- * the persisted floor (ids may be issued at times <= floor_ms only) and the
- * backward tolerance, it returns the run to issue or why not.
+ * the persisted floor (ids may be issued at times <= floor_ms only), the
+ * backward tolerance and the start spread (clamped to the layout: see
+ * effective_spread()), it returns the run to issue or why not.
  *
  * The clock is checked BEFORE anything is derived from the state's sequence
  * (twitter-archive/snowflake #6 reset the sequence first and duplicated).
@@ -141,7 +181,7 @@ struct Step
  */
 inline Step
 next(const Layout &l, int64_t state, int64_t now_ms, int32_t worker, int32_t count,
-	 int64_t floor_ms, int64_t tolerance_ms) noexcept
+	 int64_t floor_ms, int64_t tolerance_ms, int32_t start_spread = 0) noexcept
 {
 	Step		s{};
 
@@ -172,9 +212,12 @@ next(const Layout &l, int64_t state, int64_t now_ms, int32_t worker, int32_t cou
 	}
 
 	/*
-	 * The run: at sequence 0 of the clock's millisecond when the clock is past
-	 * the last id's, else in the last id's millisecond right after the last
-	 * id (same worker) or at its sequence 0 (a higher worker id).
+	 * The run: at the start sequence of the clock's millisecond when the
+	 * clock is past the last id's, else in the last id's millisecond right
+	 * after the last id (same worker) or at its sequence 0 (a higher worker
+	 * id).  The start is 0, or with a spread the sequence after the last
+	 * id's modulo spread + 1, lowered so that the run fits: any start of a
+	 * later millisecond is above every id of an earlier one.
 	 */
 	const int64_t worker_bits = static_cast<int64_t>(worker) << l.worker_shift();
 	int64_t		ms;
@@ -189,6 +232,15 @@ next(const Layout &l, int64_t state, int64_t now_ms, int32_t worker, int32_t cou
 		}
 		ms = now_ms;
 		first = (ms << l.time_shift()) | worker_bits;
+		if (start_spread > 0)
+		{
+			const int64_t spread = effective_spread(l, start_spread);
+			int64_t		start = ((state & l.max_sequence()) + 1) % (spread + 1);
+
+			if (start > l.ids_per_ms() - count)
+				start = l.ids_per_ms() - count;
+			first |= start;
+		}
 	}
 	else
 	{
@@ -233,9 +285,9 @@ next(const Layout &l, int64_t state, int64_t now_ms, int32_t worker, int32_t cou
 /* The snowflake layout's transition (see above). */
 inline Step
 next(int64_t state, int64_t now_ms, int32_t worker, int32_t count,
-	 int64_t floor_ms, int64_t tolerance_ms) noexcept
+	 int64_t floor_ms, int64_t tolerance_ms, int32_t start_spread = 0) noexcept
 {
-	return next(kSnowflake, state, now_ms, worker, count, floor_ms, tolerance_ms);
+	return next(kSnowflake, state, now_ms, worker, count, floor_ms, tolerance_ms, start_spread);
 }
 
 /*

@@ -22,6 +22,7 @@ bool		idgen_hilo_node_ranges = false;
 char	   *idgen_snowflake_epoch = nullptr;
 int64		idgen_snowflake_epoch_ms = 0;
 int			idgen_max_clock_backward_ms = 10;
+int			idgen_snowflake_start_spread = 255;
 int			idgen_launch_id = -1;
 int			idgen_decimal_generator_id = -1;
 char	   *idgen_encode_key = nullptr;
@@ -173,6 +174,23 @@ idgen_define_gucs(void)
 							&idgen_max_clock_backward_ms,
 							10, 0, 60000,
 							PGC_SIGHUP, GUC_UNIT_MS,
+							nullptr, nullptr, nullptr);
+
+	/*
+	 * 255: id % n takes every residue in turn for the powers of two n up to
+	 * 256 (shard counts), at the cost of at most 255 of a millisecond's 4096
+	 * snowflake ids once per burst (a saturated millisecond follows a full one
+	 * and starts at 0).  jsid_next() takes at most 255, its sequence's size.
+	 */
+	DefineCustomIntVariable("id_gen.snowflake_start_spread",
+							"Sequence values (0..n) a new millisecond of snowflake_next() and jsid_next() may start at.",
+							"A new millisecond starts after the last id's sequence modulo n + 1, so that "
+							"low-rate ids spread over id % m for the powers of two m up to n + 1 (modulo "
+							"sharding).  0: every millisecond starts at 0, as before 1.4.  jsid_next() "
+							"uses at most 255.",
+							&idgen_snowflake_start_spread,
+							255, 0, 4095,
+							PGC_SIGHUP, 0,
 							nullptr, nullptr, nullptr);
 
 	DefineCustomIntVariable("id_gen.launch_id",

@@ -12,6 +12,7 @@ extern bool idgen_hilo_node_ranges;	/* Hi/Lo node ranges outside Citus */
 extern char *idgen_snowflake_epoch;
 extern int64 idgen_snowflake_epoch_ms;	/* parsed idgen_snowflake_epoch */
 extern int	idgen_max_clock_backward_ms;
+extern int	idgen_snowflake_start_spread;	/* snowflake/jsid start of a new ms */
 extern int	idgen_launch_id;
 extern int	idgen_decimal_generator_id;	/* read from the catalog: decimal_id.cpp */
 extern char *idgen_encode_key;	/* id_encode()/id_decode() secret; "": unset */

@@ -6,7 +6,8 @@
  * tolerance (clock.hpp), so that the view and the generators turn at the
  * same points.  A C function, not current_setting(): it loads the library,
  * whose settings a session that has not called a generator yet would not
- * know.
+ * know.  And id_gen.headroom_ms_capacity(): what id_gen.snowflake_start_spread
+ * leaves of a millisecond of snowflake and jsid ids, for their rows.
  */
 #include "pg/clock.hpp"
 #include "pg/guc.hpp"
@@ -15,7 +16,10 @@
 extern "C" {
 #include "access/htup_details.h"
 #include "funcapi.h"
+#include "utils/builtins.h"
 }
+
+#include "core/snowflake.hpp"
 
 IDGEN_FUNCTION(headroom_thresholds)
 {
@@ -56,4 +60,38 @@ IDGEN_FUNCTION(headroom_status)
 			 (has_left && left < idgen_headroom_warning_days * 86400.0))
 		status = "warning";
 	PG_RETURN_TEXT_P(cstring_to_text(status));
+}
+
+/*
+ * id_gen.headroom_ms_capacity('snowflake' | 'jsid') → (start_spread,
+ * fewest_per_ms, saturated_per_ms): what id_gen.snowflake_start_spread, as
+ * the generator applies it, leaves of a millisecond (core/snowflake.hpp,
+ * capacity()), for the generator's row of the view.
+ */
+IDGEN_FUNCTION(headroom_ms_capacity)
+{
+	char	   *generator = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	const idgen::snowflake::Layout *layout;
+	TupleDesc	tupdesc;
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+
+	if (strcmp(generator, "snowflake") == 0)
+		layout = &idgen::snowflake::kSnowflake;
+	else if (strcmp(generator, "jsid") == 0)
+		layout = &idgen::snowflake::kJsid;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("id_gen.headroom_ms_capacity(): unknown generator \"%s\"", generator),
+				 errhint("Use 'snowflake' or 'jsid'.")));
+	if (get_call_result_type(fcinfo, nullptr, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+
+	idgen::snowflake::Capacity c = idgen::snowflake::capacity(*layout, idgen_snowflake_start_spread);
+
+	values[0] = Int32GetDatum(c.spread);
+	values[1] = Int32GetDatum(c.fewest_per_ms);
+	values[2] = Int32GetDatum(c.saturated_per_ms);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

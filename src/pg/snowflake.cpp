@@ -268,7 +268,7 @@ snowflake_reserve(SfStream *st, int32 count, const char *fname)
 		int64		now = idgen_clock_now_ms() - sf_epoch_ms;
 		int64		floor = idgen_clock_floor_reserved(st->slot) - sf_epoch_ms;
 		sf::Step	s = sf::next(*st->layout, (int64) state, now, stream_worker(st, fname), count,
-								 floor, idgen_max_clock_backward_ms);
+								 floor, idgen_max_clock_backward_ms, idgen_snowflake_start_spread);
 
 		switch (s.status)
 		{

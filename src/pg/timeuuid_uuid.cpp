@@ -9,7 +9,8 @@
  * operator families: the operators, the btree comparison and the hash
  * function.  So a comparison with a uuid that is no timeuuid fails the same
  * way whatever plan runs it (nested loop, index scan, merge or hash join),
- * and the time order is defined for every pair it compares.
+ * and the time order is defined for every pair it compares.  The families
+ * also hold (uuid, uuid) members, which compare two uuids that way.
  */
 #include "pg/pg.hpp"
 
@@ -54,8 +55,23 @@ tuu_cmp_u_tu(FunctionCallInfo fcinfo)
 	IDGEN_FUNCTION(prefix##_ge) { PG_RETURN_BOOL(cmp(fcinfo) >= 0); } \
 	IDGEN_FUNCTION(prefix##_cmp) { PG_RETURN_INT32(cmp(fcinfo)); }
 
+/*
+ * Two uuids compared as timeuuids, both checked.  These are the (uuid, uuid)
+ * members of timeuuid's families, which btree and hash look up for the uuid
+ * side of a cross-type comparison: to sort a uuid[] of = ANY before an index
+ * scan, to sort or hash a uuid column for a merge join, a unique-ified
+ * IN (SELECT ...) or a hashed NOT IN subplan.  They must order as the
+ * cross-type members do (time order), not as uuid's own operators (bytes).
+ */
+static inline int
+tuu_cmp_u_u(FunctionCallInfo fcinfo)
+{
+	return idgen::timeuuid_compare(tuu_checked(PG_GETARG_UUID_P(0)), tuu_checked(PG_GETARG_UUID_P(1)));
+}
+
 TUU_OPERATORS(timeuuid_uuid, tuu_cmp_tu_u)
 TUU_OPERATORS(uuid_timeuuid, tuu_cmp_u_tu)
+TUU_OPERATORS(uuid_time, tuu_cmp_u_u)
 
 /*
  * The hash family's function for the uuid side: the hash of the same 16

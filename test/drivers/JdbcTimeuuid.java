@@ -43,6 +43,22 @@ public class JdbcTimeuuid {
                     check("setObject(UUID): WHERE id > ? (time order)", r.getInt(1) == 5, String.valueOf(r.getInt(1)));
                 }
             }
+            // Many ids at once: a uuid[] parameter, through the timeuuid index
+            // (seqscan off: as on a big table).
+            UUID ninth;
+            try (ResultSet r = s.executeQuery("SELECT id::text FROM jdbc_events WHERE n = 9")) {
+                r.next();
+                ninth = UUID.fromString(r.getString(1));
+            }
+            s.execute("SET enable_seqscan = off");
+            try (PreparedStatement p = c.prepareStatement("SELECT n FROM jdbc_events WHERE id = ANY(?) ORDER BY id")) {
+                p.setArray(1, c.createArrayOf("uuid", new UUID[] {ninth, fifth}));
+                try (ResultSet r = p.executeQuery()) {
+                    boolean rows = r.next() && r.getInt(1) == 5 && r.next() && r.getInt(1) == 9 && !r.next();
+                    check("setArray(createArrayOf(\"uuid\", UUID[])): WHERE id = ANY(?), through the index", rows, "wrong rows");
+                }
+            }
+            s.execute("RESET enable_seqscan");
             try (PreparedStatement p = c.prepareStatement("INSERT INTO jdbc_events (id, n) VALUES (?, 11)")) {
                 p.setObject(1, UUID.fromString("017f22e2-79b0-7cc3-98c4-dc0c0c07398f"));
                 check("setObject(UUID) into a timeuuid column", p.executeUpdate() == 1, "not inserted");

@@ -127,6 +127,12 @@ second = Event.create!(n: 2)
 check('timeuuid: create! sets the id, a String', first.id =~ /\A\h{8}-\h{4}-[167]\h{3}-/, first.id.inspect)
 check('timeuuid: find(String)', Event.find(second.id).n == 2)
 check('timeuuid: where(id > ?) (time order)', Event.where('id > ?', first.id).count == 1)
+# Many ids at once as a uuid[], through the timeuuid index (seqscan off: as on
+# a big table).
+conn.execute('SET enable_seqscan = off')
+found = Event.where('id = ANY(ARRAY[?]::uuid[])', [second.id, first.id]).order(:id).pluck(:n)
+conn.execute('RESET enable_seqscan')
+check('timeuuid: where(id = ANY(ARRAY[?]::uuid[])), through the index', found == [1, 2], found.inspect)
 check('timeuuid: an attribute of type :timeuuid', Event.columns_hash['id'].type == :timeuuid, Event.columns_hash['id'].type.inspect)
 schema = dump(%w[ar_events])
 line = 'create_table "ar_events", id: :timeuuid, default: -> { "timeuuid_next()" }'

@@ -56,6 +56,13 @@ async def main():
     check("with the recipe: WHERE id = $1 with a uuid.UUID", n == 2, n)
     later = await conn.fetchval("SELECT count(*) FROM ap_events WHERE id > $1", first)
     check("with the recipe: WHERE id > $1 (time order)", later == 1, later)
+    # Many ids at once: a uuid[] parameter (typed so, it needs no recipe),
+    # through the timeuuid index (seqscan off: as on a big table).
+    await conn.execute("SET enable_seqscan = off")
+    found = await conn.fetch("SELECT n FROM ap_events WHERE id = ANY($1::uuid[]) ORDER BY id", [second, first])
+    await conn.execute("RESET enable_seqscan")
+    check("WHERE id = ANY($1::uuid[]) with a list of uuid.UUID, through the index",
+          [r["n"] for r in found] == [1, 2], repr(found))
     ids = await conn.fetchval("SELECT array_agg(id ORDER BY id) FROM ap_events")
     check("with the recipe a timeuuid[] arrives as a list of uuid.UUID", ids == [first, second], repr(ids))
     # Sent in binary, a version 4 uuid fails timeuuid's binary input (22P03).

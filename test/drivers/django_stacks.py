@@ -58,6 +58,13 @@ second = Event.objects.create(n=2)
 check("timeuuid: create() sets the id, a uuid.UUID", isinstance(first.id, uuid.UUID), repr(first.id))
 check("timeuuid: get(pk=uuid.UUID)", Event.objects.get(pk=second.id).n == 2)
 check("timeuuid: filter(id__gt=) (time order)", Event.objects.filter(id__gt=first.id).count() == 1)
+# Many ids at once: id__in sends uuid.UUID values ('...'::uuid, a uuid[] to
+# the server), through the timeuuid index (seqscan off: as on a big table).
+with connection.cursor() as cursor:
+    cursor.execute("SET enable_seqscan = off")
+    found = list(Event.objects.filter(id__in=[second.id, first.id]).order_by("id").values_list("n", flat=True))
+    cursor.execute("RESET enable_seqscan")
+check("timeuuid: filter(id__in=[...]), through the index", found == [1, 2], found)
 check("timeuuid: read back as uuid.UUID", Event.objects.get(n=1).id == first.id)
 
 # bigint DEFAULT snowflake_next().

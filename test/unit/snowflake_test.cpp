@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 using namespace idgen::snowflake;
@@ -192,15 +193,16 @@ TEST(SnowflakeNext, NeverBelowStateExhaustive)
 	 * and both workers: whenever Ok, the run is above the state, within one
 	 * millisecond, carries the worker id, and is not later than max(now, last).
 	 */
+	for (int32_t spread : {0, 1, 15, 1000, 4095})
 	for (int64_t last_ms = 0; last_ms < 4; last_ms++)
 		for (int32_t lw : {0, 1, 2})
-			for (int32_t ls : {0, 1, 4094, 4095})
+			for (int32_t ls : {0, 1, 14, 15, 4094, 4095})
 				for (int64_t now = 0; now < 7; now++)
 					for (int32_t w : {0, 1, 2})
-						for (int32_t n : {1, 2, 4096})
+						for (int32_t n : {1, 2, 4000, 4096})
 						{
 							const int64_t st = id_of(last_ms, lw, ls);
-							Step		s = next(st, now, w, n, kNoFloor, 2);
+							Step		s = next(st, now, w, n, kNoFloor, 2, spread);
 
 							if (s.status != Status::Ok)
 							{
@@ -223,9 +225,13 @@ TEST(SnowflakeNext, NeverBelowStateExhaustive)
 							ASSERT_EQ(a.worker, w);
 							ASSERT_EQ(b.worker, w);
 							ASSERT_LE(a.time_ms, now > last_ms ? now : last_ms);
-							/* A fresh ms starts at sequence 0, when possible the state's own ms. */
+							/*
+							 * A fresh ms starts after the last id's sequence modulo
+							 * spread + 1 (at 0 without a spread), lowered to fit
+							 * the run; when possible the state's own ms.
+							 */
 							if (now > last_ms)
-								ASSERT_EQ(a.sequence, 0);
+								ASSERT_EQ(a.sequence, std::min((ls + 1) % (spread + 1), kIdsPerMs - n));
 							else
 								ASSERT_EQ(a.time_ms, last_ms);
 						}
@@ -293,7 +299,7 @@ TEST(SnowflakeNext, EpochEdgesAndTimeExhaustion)
 #include <algorithm>
 
 static void
-race(const Layout &l, int32_t wid, std::vector<int64_t> &all)
+race(const Layout &l, int32_t wid, std::vector<int64_t> &all, int32_t spread = 0)
 {
 	constexpr int kThreads = 4;
 	constexpr int kPerThread = 100000;
@@ -310,7 +316,7 @@ race(const Layout &l, int32_t wid, std::vector<int64_t> &all)
 			int64_t		st = state.load();
 			int64_t		now = clock.load();
 			const int32_t n = (rnd % 7 == 0) ? 3 : 1;
-			Step		s = next(l, st, now, wid, n, l.max_time(), 5);
+			Step		s = next(l, st, now, wid, n, l.max_time(), 5, spread);
 
 			rnd = rnd * 1103515245u + 12345u;
 			if (s.status == Status::Ok)
@@ -360,6 +366,13 @@ TEST(SnowflakeNext, ConcurrentCompareAndSwapNeverDuplicates)
 	std::vector<int64_t> all;
 
 	race(kSnowflake, 9, all);
+}
+
+TEST(SnowflakeNext, ConcurrentCompareAndSwapWithSpreadNeverDuplicates)
+{
+	std::vector<int64_t> all;
+
+	race(kSnowflake, 9, all, 255);
 }
 
 /* jsid_next(): the same transition under the 41 + 4 + 8 layout. */
@@ -439,4 +452,254 @@ TEST(JsidNext, ConcurrentCompareAndSwapNeverDuplicates)
 
 	race(kJsid, 9, all);
 	EXPECT_LT(all.back(), INT64_C(1) << 53);
+}
+
+/*
+ * The start spread (id_gen.snowflake_start_spread): at a low rate every id
+ * opens a new millisecond, and without a spread its sequence is 0, so every
+ * id of a server has the same `id % 16` (issue 22).  A fake clock gives one
+ * id every `period` ms.
+ */
+static std::vector<int64_t>
+low_rate_ids(const Layout &l, int32_t spread, int64_t period, int count)
+{
+	std::vector<int64_t> ids;
+	int64_t		state = 0;
+
+	for (int i = 0; i < count; i++)
+	{
+		Step		s = next(l, state, 1000 + i * period, 0, 1, l.max_time(), 10, spread);
+
+		EXPECT_EQ(s.status, Status::Ok);
+		EXPECT_GT(s.first_id, state);
+		state = s.new_state;
+		ids.push_back(s.first_id);
+	}
+	return ids;
+}
+
+/* Counts of id % n; true when each lies within `tolerance` (a fraction) of uniform. */
+static bool
+residues_even(const std::vector<int64_t> &ids, int n, double tolerance)
+{
+	std::vector<int> c(n, 0);
+
+	for (int64_t id : ids)
+		c[id % n]++;
+	const double expected = static_cast<double>(ids.size()) / n;
+
+	for (int k = 0; k < n; k++)
+		if (c[k] < expected * (1 - tolerance) || c[k] > expected * (1 + tolerance))
+			return false;
+	return true;
+}
+
+TEST(StartSpread, ZeroKeepsEveryLowRateIdOnOneResidue)
+{
+	for (int64_t period : {1, 2, 1000})
+		for (int64_t id : low_rate_ids(kSnowflake, 0, period, 200))
+			ASSERT_EQ(id % 4, 0);
+}
+
+/*
+ * Consecutive ids take the residues of the start sequence in turn, at any
+ * period: exactly even for each n dividing spread + 1 (the powers of two up
+ * to it, which divide the sequence space).  Another n has an odd factor,
+ * which the time field spreads as it does without a spread, unless ids come
+ * at a period that resonates with it; at jittered arrivals (1 to 50 ms
+ * apart) every n up to 16 is within 30% of even (the sampling noise of 4096
+ * ids), where without a spread half the residues of every even n stay empty.
+ */
+static std::vector<int64_t>
+jittered_ids(const Layout &l, int32_t spread, int count)
+{
+	std::vector<int64_t> ids;
+	int64_t		state = 0;
+	int64_t		ms = 1000;
+	uint32_t	rnd = 7;
+
+	for (int i = 0; i < count; i++)
+	{
+		rnd = rnd * 1103515245u + 12345u;
+		ms += 1 + (rnd >> 16) % 50;
+		Step		s = next(l, state, ms, 0, 1, l.max_time(), 10, spread);
+
+		EXPECT_EQ(s.status, Status::Ok);
+		EXPECT_GT(s.first_id, state);
+		state = s.new_state;
+		ids.push_back(s.first_id);
+	}
+	return ids;
+}
+
+static void
+expect_spread(const Layout &l, int32_t spread, const char *what)
+{
+	const int	p = spread + 1;
+
+	for (int64_t period : {1, 2, 3, 5, 6, 7, 16, 1000})
+	{
+		std::vector<int64_t> ids = low_rate_ids(l, spread, period, p * 8);
+
+		for (size_t i = 1; i < ids.size(); i++)
+			ASSERT_EQ(ids[i] % p, (ids[i - 1] + 1) % p) << what << ", period " << period;
+		for (int n = 2; n <= p; n *= 2)
+			EXPECT_TRUE(residues_even(ids, n, 0)) << what << ", period " << period << ", n " << n;
+	}
+	std::vector<int64_t> ids = jittered_ids(l, spread, 4096);
+
+	for (int n = 2; n <= 16; n++)
+		EXPECT_TRUE(residues_even(ids, n, 0.3)) << what << ", jittered, n " << n;
+}
+
+TEST(StartSpread, LowRateIdsTakeEveryResidueInTurn)
+{
+	expect_spread(kSnowflake, 15, "snowflake, spread 15");
+	expect_spread(kSnowflake, 255, "snowflake, spread 255");
+	expect_spread(kJsid, 15, "jsid, spread 15");
+	expect_spread(kJsid, 255, "jsid, spread 255");
+	/* without: every even n keeps half its residues empty */
+	std::vector<int64_t> ids = jittered_ids(kSnowflake, 0, 4096);
+
+	for (int n = 2; n <= 16; n += 2)
+		EXPECT_FALSE(residues_even(ids, n, 0.99)) << "spread 0, n " << n;
+}
+
+TEST(StartSpread, AnyRateKeepsCountingAcrossMilliseconds)
+{
+	/*
+	 * Runs of 1..300 ids per millisecond, batches included: the low 8 bits
+	 * of consecutive ids count up by one across milliseconds (spread 255).
+	 */
+	int64_t		state = 0;
+	int64_t		prev = -1;
+	uint32_t	rnd = 42;
+
+	for (int64_t ms = 1000; ms < 3000; ms++)
+	{
+		int			want = 1 + static_cast<int>(rnd % 300);
+
+		rnd = rnd * 1103515245u + 12345u;
+		while (want > 0)
+		{
+			int32_t		n = std::min(want, 1 + static_cast<int>(rnd % 5));
+			Step		s = next(state, ms, 4, n, kNoFloor, 10, 255);
+
+			rnd = rnd * 1103515245u + 12345u;
+			ASSERT_EQ(s.status, Status::Ok);
+			ASSERT_GT(s.first_id, state);
+			for (int64_t id = s.first_id; id <= s.new_state; id++)
+			{
+				if (prev >= 0)
+				{
+					ASSERT_EQ(id & 255, (prev + 1) & 255);
+				}
+				prev = id;
+			}
+			state = s.new_state;
+			want -= n;
+		}
+	}
+}
+
+TEST(StartSpread, FullMillisecondWaitsAndTheNextStartsAtZero)
+{
+	/* The last id at sequence 4090, spread 15: the next ms starts at 4091 % 16 = 11. */
+	Step		s = next(id_of(100, 1, 4090), 101, 1, 1, kNoFloor, 10, 15);
+
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(101, 1, 11));
+	/* A start near the top: the ms fills up, the next id waits for the next ms ... */
+	int64_t		state = id_of(200, 1, 4094);
+
+	s = next(state, 201, 1, 1, kNoFloor, 10, 4095);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(201, 1, 4095));
+	state = s.new_state;
+	EXPECT_EQ(next(state, 201, 1, 1, kNoFloor, 10, 4095).status, Status::WaitNextMs);
+	/* ... where it starts at 4096 % (spread + 1): 0, so saturation costs nothing */
+	s = next(state, 202, 1, 1, kNoFloor, 10, 4095);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(202, 1, 0));
+	EXPECT_GT(s.first_id, state);
+}
+
+TEST(StartSpread, BatchStartIsLoweredToFit)
+{
+	/* start 4091 % 4096 would leave 5 ids: a batch of 100 starts at 3996 */
+	Step		s = next(id_of(10, 0, 4090), 11, 0, 100, kNoFloor, 10, 4095);
+
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(11, 0, 3996));
+	EXPECT_EQ(s.new_state, id_of(11, 0, kMaxSequence));
+	/* a whole millisecond starts at 0 */
+	s = next(id_of(10, 0, 4090), 11, 0, 4096, kNoFloor, 10, 4095);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(11, 0, 0));
+}
+
+TEST(StartSpread, ChangedMidMillisecondStaysIncreasing)
+{
+	/*
+	 * A reload between two calls: within the millisecond the sequence goes
+	 * on from the last id whatever the new spread; the next millisecond
+	 * starts by the new one; every id exceeds the one before.
+	 */
+	int64_t		state = 0;
+	int64_t		ms = 500;
+	const int32_t spreads[] = {255, 0, 15, 4095, 1, 0, 255};
+
+	for (int round = 0; round < 200; round++)
+	{
+		int32_t		spread = spreads[round % 7];
+		Step		s = next(state, ms, 2, 1, kNoFloor, 10, spread);
+
+		if (s.status == Status::WaitNextMs)
+		{
+			ms++;
+			continue;
+		}
+		ASSERT_EQ(s.status, Status::Ok);
+		ASSERT_GT(s.first_id, state);
+		if (state != 0 && (state >> kTimeShift) == ms)
+		{
+			ASSERT_EQ(s.first_id, state + 1);
+		}
+		state = s.new_state;
+		if (round % 3 == 0)
+			ms++;
+	}
+}
+
+TEST(StartSpread, ClampedToTheLayoutsSequence)
+{
+	EXPECT_EQ(effective_spread(kSnowflake, 4095), 4095);
+	EXPECT_EQ(effective_spread(kSnowflake, 5000), 4095);
+	EXPECT_EQ(effective_spread(kJsid, 4095), 255);
+	EXPECT_EQ(effective_spread(kJsid, 15), 15);
+	EXPECT_EQ(effective_spread(kJsid, -3), 0);
+	/* jsid under a snowflake spread of 4095: starts stay within its 8 bits */
+	Step		s = next(kJsid, (INT64_C(100) << 12) | 254, 101, 3, 1, kJsid.max_time(), 10, 4095);
+
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, (INT64_C(101) << 12) | (3 << 8) | 255);
+}
+
+TEST(StartSpread, Capacity)
+{
+	Capacity	c = capacity(kSnowflake, 0);
+
+	EXPECT_EQ(c.spread, 0);
+	EXPECT_EQ(c.fewest_per_ms, 4096);
+	EXPECT_EQ(c.saturated_per_ms, 4096);
+	c = capacity(kSnowflake, 255);
+	EXPECT_EQ(c.fewest_per_ms, 3841);
+	EXPECT_EQ(c.saturated_per_ms, 4096);
+	c = capacity(kSnowflake, 1000);		/* 4096 % 1001 = 92 lost per ms */
+	EXPECT_EQ(c.fewest_per_ms, 3096);
+	EXPECT_EQ(c.saturated_per_ms, 4004);
+	c = capacity(kJsid, 4095);
+	EXPECT_EQ(c.spread, 255);
+	EXPECT_EQ(c.fewest_per_ms, 1);
+	EXPECT_EQ(c.saturated_per_ms, 256);
 }

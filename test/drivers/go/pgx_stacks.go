@@ -87,6 +87,15 @@ func main() {
 	check("with the recipe: WHERE id = $1 with a [16]byte", err == nil && n == 2, n, err)
 	err = conn.QueryRow(ctx, "SELECT count(*) FROM go_events WHERE id > $1", first).Scan(&n)
 	check("with the recipe: WHERE id > $1 (time order)", err == nil && n == 1, n, err)
+	// Many ids at once: a uuid[] parameter, through the timeuuid index
+	// (seqscan off: as on a big table).
+	exec("SET enable_seqscan = off")
+	var ns []int32
+	err = conn.QueryRow(ctx, "SELECT array_agg(n ORDER BY id) FROM go_events WHERE id = ANY($1::uuid[])",
+		[][16]byte{second, first}).Scan(&ns)
+	exec("RESET enable_seqscan")
+	check("WHERE id = ANY($1::uuid[]) with a [][16]byte, through the index",
+		err == nil && len(ns) == 2 && ns[0] == 1 && ns[1] == 2, ns, err)
 	var u pgtype.UUID
 	err = conn.QueryRow(ctx, "SELECT id FROM go_events WHERE n = 2").Scan(&u)
 	check("with the recipe a timeuuid scans into pgtype.UUID", err == nil && u.Bytes == second, err)

@@ -39,6 +39,16 @@ run(async () => {
   check('timeuuid: where eq(id, string)', back && back.n === 2, JSON.stringify(back));
   const [later] = await db.select({ c: count() }).from(events).where(gt(events.id, e1.id));
   check('timeuuid: where gt (time order, server side)', later.c === 1, JSON.stringify(later));
+  // Many ids at once: an array as one uuid[] parameter (sql.param: an array
+  // in sql`` is a list otherwise), through the timeuuid index (seqscan off
+  // in the transaction: as on a big table).
+  const many = await db.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+    return tx.select({ n: events.n }).from(events)
+      .where(sql`${events.id} = any(${sql.param([e2.id, e1.id])}::uuid[])`).orderBy(events.id);
+  });
+  check('timeuuid: sql`id = any(${sql.param(array)}::uuid[])`, through the index',
+        JSON.stringify(many.map((r) => r.n)) === '[1,2]', JSON.stringify(many));
 
   // bigint: select and insert ... returning with mode 'bigint' are exact.
   const [parent] = await db.insert(parents).values({}).returning();

@@ -38,6 +38,14 @@ run(async () => {
   check('timeuuid: where({ id })', back && back.n === 2, JSON.stringify(back));
   const [{ c }] = await knex('kx_events').where('id', '>', e1.id).count('* as c');
   check('timeuuid: where id > (time order)', Number(c) === 1, String(c));
+  // Many ids at once: an array as one uuid[] parameter, through the timeuuid
+  // index (seqscan off in the transaction: as on a big table).
+  const many = await knex.transaction(async (trx) => {
+    await trx.raw('SET LOCAL enable_seqscan = off');
+    return trx('kx_events').whereRaw('id = ANY(?::uuid[])', [[e2.id, e1.id]]).orderBy('id').pluck('n');
+  });
+  check('timeuuid: whereRaw(id = ANY(?::uuid[])) with an array, through the index',
+        JSON.stringify(many) === '[1,2]', JSON.stringify(many));
 
   // 3. bigint: strings (exact), as node-postgres gives them.
   await knex.schema.createTable('kx_big', (t) => {

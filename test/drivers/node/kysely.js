@@ -34,6 +34,14 @@ run(async () => {
   check('timeuuid: where id = string', back && back.n === 2, JSON.stringify(back));
   const later = await db.selectFrom('ky_events').select((eb) => eb.fn.countAll().as('c')).where('id', '>', e1.id).executeTakeFirst();
   check('timeuuid: where id > (time order)', Number(later.c) === 1, JSON.stringify(later));
+  // Many ids at once: an array as one uuid[] parameter, through the timeuuid
+  // index (seqscan off in the transaction: as on a big table).
+  const many = await db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+    return trx.selectFrom('ky_events').select('n').where(sql`id = any(${[e2.id, e1.id]}::uuid[])`).orderBy('id').execute();
+  });
+  check('timeuuid: where id = any(${array}::uuid[]), through the index',
+        JSON.stringify(many.map((r) => r.n)) === '[1,2]', JSON.stringify(many));
 
   // 3. bigint: strings (exact), as node-postgres gives them.
   await db.schema.createTable('ky_big')

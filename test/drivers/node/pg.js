@@ -34,6 +34,14 @@ run(async () => {
   check('timeuuid: WHERE id = $1 with a string', rows.length === 1 && rows[0].n === 5, JSON.stringify(rows));
   rows = await q('SELECT count(*)::int AS c FROM js_events WHERE id > $1::uuid', [fifth]);
   check('WHERE id > $1::uuid (time order)', rows[0].c === 5, JSON.stringify(rows));
+  // Many ids at once: an array of strings as a uuid[] parameter, through the
+  // timeuuid index (seqscan off: as on a big table).
+  const some = (await q('SELECT id FROM js_events WHERE n IN (9, 2, 5) ORDER BY n DESC')).map((r) => r.id);
+  await q('SET enable_seqscan = off');
+  rows = await q('SELECT n FROM js_events WHERE id = ANY($1::uuid[]) ORDER BY id', [some]);
+  await q('RESET enable_seqscan');
+  check('WHERE id = ANY($1::uuid[]) with an array of strings, through the index',
+        JSON.stringify(rows.map((r) => r.n)) === '[2,5,9]', JSON.stringify(rows));
   try {
     await q('SELECT 1 FROM js_events WHERE id = $1::uuid', ['a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11']);
     check('a version 4 uuid is refused', false, 'no error');

@@ -49,6 +49,15 @@ run(async () => {
   check('timeuuid: findByPk(string)', back && back.n === 2, JSON.stringify(back));
   const later = await Event.count({ where: { id: { [Sequelize.Op.gt]: e1.id } } });
   check('timeuuid: where id > (time order)', later === 1, String(later));
+  // Many ids at once: an array as a uuid[] bind parameter, through the
+  // timeuuid index (seqscan off in the transaction: as on a big table).
+  const many = await sequelize.transaction(async (transaction) => {
+    await sequelize.query('SET LOCAL enable_seqscan = off', { transaction });
+    return sequelize.query('SELECT n FROM sq_events WHERE id = ANY($1::uuid[]) ORDER BY id',
+      { bind: [[e2.id, e1.id]], type: Sequelize.QueryTypes.SELECT, transaction });
+  });
+  check('timeuuid: WHERE id = ANY($1::uuid[]) with an array, through the index',
+        JSON.stringify(many.map((r) => r.n)) === '[1,2]', JSON.stringify(many));
 
   // 3. bigint: Sequelize reads BIGINT as a string (exact); keep it so.
   const Big = sequelize.define('Big', {

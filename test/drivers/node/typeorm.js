@@ -76,6 +76,15 @@ run(async () => {
   const back = await events.findOneBy({ id: e2.id });
   check('timeuuid: findOneBy(id)', back && back.n === 2, JSON.stringify(back));
   check('timeuuid: MoreThan (time order)', (await events.countBy({ id: MoreThan(e1.id) })) === 1, 'count');
+  // Many ids at once: an array as one uuid[] parameter, through the timeuuid
+  // index (seqscan off in the transaction: as on a big table).
+  const many = await ds.transaction(async (manager) => {
+    await manager.query('SET LOCAL enable_seqscan = off');
+    return manager.getRepository('Event').createQueryBuilder('e').select('e.n', 'n')
+      .where('e.id = ANY(CAST(:ids AS uuid[]))', { ids: [e2.id, e1.id] }).orderBy('e.id').getRawMany();
+  });
+  check('timeuuid: e.id = ANY(CAST(:ids AS uuid[])) with an array, through the index',
+        JSON.stringify(many.map((r) => r.n)) === '[1,2]', JSON.stringify(many));
 
   const big = await ds.getRepository('Big').save({ n: 1 });
   const text = (await ds.query('SELECT id::text AS id FROM to_big'))[0].id;

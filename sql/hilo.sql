@@ -278,6 +278,18 @@ UNION ALL SELECT 'legacy', count(*), count(DISTINCT id), min(id), sum((who = 'ap
 UNION ALL SELECT 'pooled_lo', count(*), count(DISTINCT id), min(id), sum((who = 'app')::int) FROM mixed_pooled_lo
 UNION ALL SELECT 'pooled', count(*), count(DISTINCT id), min(id), sum((who = 'app')::int) FROM mixed_pooled;
 
+-- Doctrine ORM's SequenceGenerator takes nextval() v of a sequence its
+-- schema tool creates INCREMENT BY allocationSize, and hands out v ..
+-- v + allocationSize - 1: the pooled_lo formula.  A Doctrine application
+-- (allocationSize 20) and DEFAULT hilo_next() on one sequence, interleaved.
+CREATE SEQUENCE doctrine_seq INCREMENT BY 20 MINVALUE 1 START 1;
+CREATE TABLE doctrine_t (id bigint PRIMARY KEY DEFAULT hilo_next('doctrine_t'), who text);
+SELECT hilo_bind('doctrine_t', 'doctrine_seq', 'pooled_lo');
+INSERT INTO doctrine_t SELECT v + lo, 'doctrine' FROM (SELECT nextval('doctrine_seq') v) s, generate_series(0, 19) lo;
+INSERT INTO doctrine_t (who) SELECT 'db' FROM generate_series(1, 30);
+INSERT INTO doctrine_t SELECT v + lo, 'doctrine' FROM (SELECT nextval('doctrine_seq') v) s, generate_series(0, 19) lo;
+SELECT who, count(*), count(DISTINCT id), min(id), max(id) FROM doctrine_t GROUP BY who ORDER BY who;
+
 -- hilo_bind is committed at once, like setval(): rolled back, the table
 -- stays bound, so ids drawn from the bound sequence inside the rolled-back
 -- transaction never come again (see hilo_rollback.sql).

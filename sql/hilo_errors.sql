@@ -83,6 +83,19 @@ SELECT hilo_bind('err_t', 'err_seq', 'pooled_lo', 50); \echo :LAST_ERROR_SQLSTAT
 CREATE SEQUENCE err_down INCREMENT -1;
 SELECT hilo_bind('err_t', 'err_down', 'pooled'); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_bind('err_t', 'err_t', 'classic', 10); \echo :LAST_ERROR_SQLSTATE
+-- A CYCLE sequence gives its values again after it wraps, and with them the
+-- key's blocks (issue 25): refused at bind, and at a draw if it is altered
+-- to CYCLE after the bind.
+CREATE TABLE err_cycled (id bigint PRIMARY KEY DEFAULT hilo_next('err_cycled'));
+CREATE SEQUENCE err_cycle INCREMENT 10 MAXVALUE 1000000 CYCLE;
+SELECT hilo_bind('err_cycled', 'err_cycle', 'pooled_lo'); \echo :LAST_ERROR_SQLSTATE
+CREATE SEQUENCE err_cycled_seq INCREMENT 10;
+SELECT hilo_bind('err_cycled', 'err_cycled_seq', 'pooled_lo');
+INSERT INTO err_cycled DEFAULT VALUES RETURNING id;
+ALTER SEQUENCE err_cycled_seq CYCLE;
+SELECT * FROM hilo_reserve('err_cycled', 10); \echo :LAST_ERROR_SQLSTATE
+DROP TABLE err_cycled;
+DROP SEQUENCE err_cycle, err_cycled_seq;
 SELECT hilo_bind('err_t', 'err_v', 'classic', 10); \echo :LAST_ERROR_SQLSTATE
 -- Rebinding a key in use to a sequence that cannot move above the ids the
 -- key handed out fails, and nothing changes.

@@ -1,8 +1,7 @@
--- Hi/Lo keys and the ids already in their tables.  hilo_next() never hands
--- out an id present in the key's column(s) (the columns whose DEFAULT is
--- hilo_next() of the key's table): a new key starts above the rows, every
--- block drawn starts above the column's largest id when an index gives it,
--- and hilo_set_floor() moves a key above its data or a given id.
+-- Hi/Lo keys and the ids already in their tables (the key's column(s): the
+-- columns whose DEFAULT is hilo_next() of the key's table): a new key starts
+-- above the rows, and the owner's hilo_set_floor() moves a key above its data
+-- or a given id after a load.  No draw reads the table.
 -- A statement expected to fail is followed by \echo :LAST_ERROR_SQLSTATE:
 -- the output shows the error as a client sees it, then its SQLSTATE.
 
@@ -51,9 +50,11 @@ CREATE TABLE by_hand (id bigint PRIMARY KEY);
 INSERT INTO by_hand VALUES (1), (2);
 SELECT hilo_next('by_hand') AS no_key_column;
 
--- Every block drawn starts above the largest id of the key's column when a
--- btree index leads with it (the primary key): explicit ids written by a
--- bulk load, a restore or another server after a switchover are skipped.
+-- No draw reads the table (issue 25): as with a sequence, a load with
+-- explicit ids is followed by the owner's hilo_set_floor() (setval after a
+-- load).  A draw that read the column would let any role with INSERT steer
+-- the key with a row it rolls back, and stall inserts behind maintenance of
+-- any partition.
 CREATE TABLE drawn (id bigint PRIMARY KEY DEFAULT hilo_next('drawn'), who text);
 SELECT hilo_set_max_lo('drawn', 10);
 INSERT INTO drawn (who) SELECT 'db' FROM generate_series(1, 5) RETURNING id;
@@ -63,22 +64,22 @@ COPY drawn FROM stdin;
 100	load
 250	load
 \.
--- This session's block still holds 6..9, below the load: they are used; the
--- next block is drawn above the load.
+-- Before hilo_set_floor() the key goes on where it stood.
 INSERT INTO drawn (who) SELECT 'db' FROM generate_series(1, 6) RETURNING id;
--- A new session draws above the load too.
+-- hilo_set_floor() after the load: every block drawn after it lies above
+-- the load, in this session (once it has used up the block it holds,
+-- 10..19) and in a new one.
+SELECT hilo_set_floor('drawn');
+INSERT INTO drawn (who) SELECT 'db' FROM generate_series(1, 6) RETURNING id;
 \c
 INSERT INTO drawn (who) VALUES ('new session') RETURNING id;
--- A load into the range of a block this session holds (271..279) is not
--- seen by the session until it draws again or notices an invalidation of
--- the table: 271 and 272 are handed out, 273 collides.
-INSERT INTO drawn VALUES (273, 'load into block'), (275, 'load into block');
+-- A block a session holds is its own, as a sequence's cached values are: a
+-- load into it (261..269 here) collides at 263 even after hilo_set_floor();
+-- load above reserved_to.
+INSERT INTO drawn VALUES (263, 'load into block'), (265, 'load into block');
+SELECT hilo_set_floor('drawn');
 INSERT INTO drawn (who) SELECT 'db' FROM generate_series(1, 2) RETURNING id;
 INSERT INTO drawn (who) VALUES ('collides'); \echo :LAST_ERROR_SQLSTATE
--- hilo_set_floor() after the load invalidates the table: every session
--- drops a block the loaded ids reach into at its next call.
-SELECT hilo_set_floor('drawn');
-INSERT INTO drawn (who) VALUES ('after set_floor') RETURNING id;
 SELECT count(*) = count(DISTINCT id) AS unique_ids FROM drawn;
 
 -- hilo_set_floor(tbl, next_id DEFAULT NULL) returns the first id of the
@@ -131,11 +132,13 @@ SELECT nextval('fl_pooled_lo_seq') AS application_pooled_lo;
 SELECT hilo_set_floor('fl_classic', 5000) AS classic, hilo_set_floor('fl_legacy', 5000) AS legacy,
        hilo_set_floor('fl_pooled_lo', 5000) AS pooled_lo, hilo_set_floor('fl_pooled', 5000) AS pooled;
 INSERT INTO fl_pooled (who) VALUES ('db') RETURNING id;
--- The draw-time check moves a bound sequence too.
+-- The data floor moves a bound sequence too, so the application's next
+-- blocks lie above the load.
 INSERT INTO fl_pooled_lo VALUES (9000, 'load');
+SELECT hilo_set_floor('fl_pooled_lo') AS pooled_lo;
 \c
 INSERT INTO fl_pooled_lo (who) VALUES ('db') RETURNING id;
-SELECT min(c) AS application_after_draw FROM client_block('fl_pooled_lo_seq', 'pooled_lo', 10) c;
+SELECT min(c) AS application_after_floor FROM client_block('fl_pooled_lo_seq', 'pooled_lo', 10) c;
 
 -- Bad input: a clear error, nothing changed.
 SELECT hilo_set_floor(NULL); \echo :LAST_ERROR_SQLSTATE
@@ -153,7 +156,7 @@ ROLLBACK;
 
 -- Who may: the table's owner; an id for a bound key moves the
 -- application's sequence, which needs UPDATE on it (NULL, the data floor,
--- needs no more than the draw-time check does).
+-- needs no more: the ids are in the owner's table).
 CREATE ROLE regress_floor_owner;
 CREATE ROLE regress_floor_other;
 CREATE ROLE regress_floor_seq;

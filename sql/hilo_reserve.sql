@@ -84,11 +84,12 @@ SELECT last_hi FROM id_gen.hilo_keys WHERE table_name = 'ret'::regclass;
 SELECT * FROM hilo_reserve('ret', 10);        -- 20 .. 29
 INSERT INTO ret DEFAULT VALUES RETURNING id;   -- a block of its own: 30 (hi 3)
 SELECT hilo_return('ret', 20, 29);
--- Ids already in the table are not taken back, whoever wrote them: only
--- the blocks above the largest.
+-- next_unused is the caller's word: no table is read (a return reads and
+-- locks nothing but the key's sequence).  Having written 52, the caller
+-- returns from 53: the whole blocks above it come back.
 SELECT * FROM hilo_reserve('ret', 30);        -- 40 .. 69
 INSERT INTO ret VALUES (52);
-SELECT hilo_return('ret', 40, 69);             -- 60 .. 69 come back
+SELECT hilo_return('ret', 53, 69);             -- 60 .. 69 come back
 SELECT * FROM hilo_reserve('ret', 10);
 -- Nobody can name a range that is not the session's latest: the session's
 -- hilo_next block, another session's range.

@@ -81,10 +81,13 @@ INSERT INTO a.orders (note) VALUES ('after m.evil') RETURNING id;               
 SELECT hilo_set_max_lo('a.orders', 20);
 INSERT INTO a.orders (note) VALUES ('after m.evil') RETURNING id < 100 AS not_moved;
 RESET ROLE;
--- A table of the key's owner still counts, as do the key table's partitions.
+-- A table of the key's owner still counts for the data floor, as do the key
+-- table's partitions: read when the owner moves the key after a load
+-- (hilo_set_floor), never by a draw.
 SET ROLE regress_victim;
 CREATE TABLE a.archive (id bigint PRIMARY KEY DEFAULT hilo_next('a.orders'));
 INSERT INTO a.archive VALUES (5000);
+SELECT hilo_set_floor('a.orders') > 5000 AS above_archive;
 RESET ROLE;
 \c -
 SET ROLE regress_victim;
@@ -184,5 +187,57 @@ INSERT INTO a.orders (note) VALUES ('last') RETURNING id < 10000 AS not_moved;
 RESET ROLE;
 
 DROP TABLE key_before, seq_before, pg_temp.hilo_key;
-DROP SCHEMA a, m CASCADE;
-DROP ROLE regress_victim, regress_hostile;
+
+-- Moving a key is its owner's act (issue 25, finding 4): no draw reads the
+-- table.  A role with INSERT alone writes an explicit id near the end of
+-- bigint, draws a block in the same transaction and rolls back; before, the
+-- draw saw the row and moved the key above it for good.
+CREATE ROLE regress_writer;
+GRANT USAGE ON SCHEMA a TO regress_writer;
+GRANT INSERT ON a.orders TO regress_writer;
+\c -
+SET ROLE regress_writer;
+BEGIN;
+INSERT INTO a.orders VALUES (9223372036854775700, 'rolled back');
+INSERT INTO a.orders (note) VALUES ('draws a block');
+ROLLBACK;
+RESET ROLE;
+\c -
+SET ROLE regress_victim;
+INSERT INTO a.orders (note) VALUES ('after the rollback') RETURNING id < 10000 AS not_moved;
+RESET ROLE;
+
+-- An ownership transfer hands the victim nothing that moves its key
+-- (finding 5): m.evil, whose DEFAULT names a.orders' key and whose row lies
+-- near the end of bigint, becomes the victim's by REASSIGN OWNED.
+REASSIGN OWNED BY regress_hostile TO regress_victim;
+SELECT tableowner FROM pg_tables WHERE schemaname = 'm' AND tablename = 'evil';
+\c -
+SET ROLE regress_victim;
+INSERT INTO a.orders (note) VALUES ('after REASSIGN OWNED') RETURNING id < 10000 AS not_moved;
+RESET ROLE;
+
+-- Other roles cannot veto the owner's DDL (finding 7).  Creating a view needs
+-- no privilege on what it reads, so any role can make one on a key's
+-- sequence; the owner's growing hilo_set_max_lo (which replaces the
+-- sequence) and DROP TABLE ... CASCADE still work, and take the view along.
+CREATE SCHEMA v AUTHORIZATION regress_writer;
+SET ROLE regress_writer;
+CREATE VIEW v.peek AS SELECT last_value FROM :victim_seq;
+RESET ROLE;
+SET ROLE regress_victim;
+SELECT hilo_set_max_lo('a.orders', 1000);
+INSERT INTO a.orders (note) VALUES ('after growing') RETURNING id < 10000 AS not_moved;
+RESET ROLE;
+SELECT seq AS victim_seq FROM id_gen.hilo_key WHERE relid = 'a.orders'::regclass \gset
+SET ROLE regress_writer;
+CREATE VIEW v.peek2 AS SELECT last_value FROM :victim_seq;
+RESET ROLE;
+SET ROLE regress_victim;
+DROP TABLE a.orders CASCADE;
+RESET ROLE;
+SELECT count(*) AS views_left FROM pg_views WHERE schemaname = 'v';
+SELECT count(*) AS keys_left FROM id_gen.hilo_key WHERE seq = :'victim_seq';
+
+DROP SCHEMA a, m, v CASCADE;
+DROP ROLE regress_victim, regress_hostile, regress_writer;

@@ -128,7 +128,9 @@ GRANT SELECT ON id_gen.hilo_keys TO PUBLIC;
 -- who may hold no more than USAGE granted to the table's owner: its owner
 -- can always drop it (DROP SEQUENCE, DROP SCHEMA ... CASCADE, DROP OWNED
 -- BY).  The key then goes, with a NOTICE, and its next use creates a fresh
--- key that starts above the table's ids, so none is issued again.
+-- key that starts above the table's ids, so none is issued again.  The own
+-- sequence goes with CASCADE: any role may have made a view on it (a view
+-- needs no privilege on what it reads), which must not veto the owner's DROP.
 CREATE FUNCTION id_gen.hilo_on_drop() RETURNS event_trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
@@ -159,7 +161,7 @@ BEGIN
                AND EXISTS (SELECT 1 FROM pg_class c
                             WHERE c.oid = to_regclass(k.seq) AND c.relkind = 'S'
                               AND c.relnamespace = 'id_gen'::regnamespace) THEN
-                EXECUTE format('DROP SEQUENCE IF EXISTS %s', to_regclass(k.seq));
+                EXECUTE format('DROP SEQUENCE IF EXISTS %s CASCADE', to_regclass(k.seq));
             END IF;
         ELSIF k.seq_dropped AND k.own_seq THEN
             RAISE EXCEPTION 'cannot drop sequence %: it serves the Hi/Lo key of table %',
@@ -184,6 +186,28 @@ CREATE EVENT TRIGGER id_gen_hilo_on_drop ON sql_drop
     EXECUTE FUNCTION id_gen.hilo_on_drop();
 COMMENT ON EVENT TRIGGER id_gen_hilo_on_drop IS
     'keeps id_gen.hilo_key free of rows for dropped tables';
+
+-- A subscriber's keys are its own.  A publisher's DROP TABLE deletes the
+-- table's key row, and logical replication sends that DELETE with the row's
+-- regclass printed as a bare OID (the table is gone), which on the subscriber
+-- names whatever table has that OID there: its key would go while sessions
+-- hold blocks of it.  The apply worker skips replicated deletes of key rows
+-- (a trigger enabled for replica sessions only); the subscriber's own DROP
+-- TABLE still removes its key.
+CREATE FUNCTION id_gen.hilo_key_keep_on_subscriber() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN NULL;
+END
+$$;
+REVOKE ALL ON FUNCTION id_gen.hilo_key_keep_on_subscriber() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.hilo_key_keep_on_subscriber() IS
+    'skips deletes of id_gen.hilo_key rows that logical replication applies: a subscriber''s keys are its own';
+CREATE TRIGGER hilo_key_keep_on_subscriber BEFORE DELETE ON id_gen.hilo_key
+    FOR EACH ROW EXECUTE FUNCTION id_gen.hilo_key_keep_on_subscriber();
+ALTER TABLE id_gen.hilo_key ENABLE REPLICA TRIGGER hilo_key_keep_on_subscriber;
 
 -- ---------------------------------------------------------------------------
 -- Clock floor, snowflake, decimal_id

@@ -37,8 +37,7 @@ $node{b}->safe_psql('postgres', "INSERT INTO t (node) SELECT 'b' FROM generate_s
 $node{b}->wait_for_catchup('sub');
 is($node{a}->safe_psql('postgres', "SELECT count(*) FROM t WHERE node = 'b'"), '25', 'A holds B\'s rows');
 
-# A keeps inserting, from new sessions (each draws new blocks, so each
-# draw checks the data floor).
+# A keeps inserting, from new sessions (each draws new blocks).
 sub a_inserts
 {
 	my ($what) = @_;
@@ -67,11 +66,15 @@ is($node{a}->safe_psql('postgres',
 	"SELECT count(*), bool_and(hilo_node_of(id) = 1) FROM t WHERE node = 'a'"),
 	'125|t', 'A still draws from its range');
 
-# Ids inside A's range count, whoever wrote them: B loads one explicitly.
+# Ids inside A's range count for A's data floor, whoever wrote them: B
+# loads one explicitly, and A's owner moves A's key above it (no draw reads
+# the table: hilo_set_floor() after a load, as setval() for a sequence).
 my $high = $node{a}->safe_psql('postgres',
 	"SELECT max(id) + 1000 FROM t WHERE node = 'a'");
 $node{b}->safe_psql('postgres', "INSERT INTO t VALUES ($high, 'b')");
 $node{b}->wait_for_catchup('sub');
+cmp_ok($node{a}->safe_psql('postgres', "SELECT hilo_set_floor('t')"), '>', $high,
+	'hilo_set_floor() on A counts an id of its range from B');
 a_inserts('above an id of its range that B wrote');
 is($node{a}->safe_psql('postgres',
 	"SELECT count(*) FILTER (WHERE id > $high), count(*) FILTER (WHERE id = $high),

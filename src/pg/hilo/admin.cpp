@@ -40,7 +40,7 @@ hilo_submit_change(HiloRequest *req, const HiloKeyRow *row)
 	{
 		bool		complete;
 
-		if (!hilo_data_max(req->relid, hilo_key_range(nullptr), false, &req->taken_to, &complete))
+		if (!hilo_data_max(req->relid, hilo_key_range(nullptr), &req->taken_to, &complete))
 			req->taken_to = 0;
 	}
 	hilo_change_key(req, row);
@@ -133,7 +133,7 @@ IDGEN_FUNCTION(hilo_bind)
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not a sequence", get_rel_name(seqid) ? get_rel_name(seqid) : "?"),
 				 errhint("Pass the sequence the application draws its hi values from.")));
-	hilo_require_permanent_seq(seqid);
+	hilo_require_drawable_seq(seqid);
 	if (pg_class_aclcheck(seqid, GetUserId(), ACL_UPDATE | ACL_USAGE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -243,7 +243,7 @@ IDGEN_FUNCTION(hilo_set_floor)
 				 errhint("Grant UPDATE on the sequence, or pass NULL to move the key just above the table's rows.")));
 
 	/* The ids in the key's range (another node's do not count). */
-	if (!hilo_data_max(relid, hilo_key_range(&row), false, &taken, &complete) || taken < 0)
+	if (!hilo_data_max(relid, hilo_key_range(&row), &taken, &complete) || taken < 0)
 		taken = 0;
 	if (has_id && next_id - 1 > taken)
 		taken = next_id - 1;

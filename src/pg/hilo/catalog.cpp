@@ -180,14 +180,30 @@ hilo_check_table(Oid relid, bool need_owner)
 				 errhint("GRANT INSERT ON %s TO the role that generates the ids.", hilo_relname(relid))));
 }
 
+/* Whether a sequence wraps around at its end (CYCLE). */
+static bool
+hilo_seq_cycles(Oid seqid)
+{
+	HeapTuple	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
+	bool		cycles = false;
+
+	if (HeapTupleIsValid(tup))
+	{
+		cycles = ((Form_pg_sequence) GETSTRUCT(tup))->seqcycle;
+		ReleaseSysCache(tup);
+	}
+	return cycles;
+}
+
 /*
  * A key's sequence must survive what its ids survive: a crash resets an
  * unlogged sequence and a temporary one ends with its session, after which
- * the key would hand out its ids again.  Checked when binding and at every
- * draw (ALTER SEQUENCE ... SET UNLOGGED may come after the bind).
+ * the key would hand out its ids again; a CYCLE sequence wraps around and
+ * gives its values again.  Checked when binding and at every draw (ALTER
+ * SEQUENCE ... SET UNLOGGED or CYCLE may come after the bind).
  */
 void
-hilo_require_permanent_seq(Oid seqid)
+hilo_require_drawable_seq(Oid seqid)
 {
 	char		persistence = get_rel_persistence(seqid);
 
@@ -199,6 +215,12 @@ hilo_require_permanent_seq(Oid seqid)
 				 errdetail("A crash resets an unlogged sequence and a temporary one ends with its session: "
 						   "the Hi/Lo key would start again and hand out its ids again."),
 				 errhint("Use a permanent sequence; ALTER SEQUENCE ... SET LOGGED makes an unlogged one permanent.")));
+	if (hilo_seq_cycles(seqid))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("sequence %s is CYCLE", hilo_relname(seqid)),
+				 errdetail("After it wraps around it gives its values again: the Hi/Lo key would hand out its blocks again."),
+				 errhint("ALTER SEQUENCE %s NO CYCLE.", hilo_relname(seqid))));
 }
 
 /*

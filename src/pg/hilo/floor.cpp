@@ -1,9 +1,12 @@
 /*
- * hilo/floor.cpp: the data floor of Hi/Lo keys.  hilo_next() must never
- * hand out an id already present in the key's column, whoever wrote it: a
- * bulk load with explicit ids, a partial restore (pg_dump -t), or another
- * server before a switchover (logical replication carries rows, not
- * sequences).  What lives here:
+ * hilo/floor.cpp: the data floor of Hi/Lo keys: where a key starts when it
+ * is made for a table that already has rows (a partial restore, a bulk
+ * load, rows copied by logical replication), and where its owner's
+ * hilo_set_floor() moves it after a load with explicit ids.  No draw reads
+ * it: as with a sequence, moving a key is its owner's act, taken once, not
+ * a check that every INSERT-privileged role's rows (even ones later rolled
+ * back) or every maintenance lock on a partition could steer or stall.
+ * What lives here:
  *
  *  - the key's column(s): the columns whose DEFAULT is hilo_next(tbl), found
  *    through pg_depend (a DEFAULT holding the regclass constant depends on
@@ -18,25 +21,10 @@
  *    range's end, or a full scan where none exists, with a dirty snapshot
  *    so that rows of transactions still in progress count.  Ids of other
  *    nodes' ranges (rows replicated from them) never collide with this
- *    node's and do not count;
- *  - the draw-time check: every block drawn is checked against the indexed
- *    columns and the sequence moved forward if the data reaches it
- *    (hilo_block_above_data).  A new key starts above the data, and keys
- *    whose sequence cannot be trusted are repaired (hilo/repair.cpp);
- *    hilo_set_floor() is the explicit form (hilo/admin.cpp).
+ *    node's and do not count.
  *
  * The formulas (where a sequence must stand so that its blocks lie above a
  * given id) are in src/core/hilo.cpp (hilo_floor, hilo_move).
- *
- * Moving a sequence forward is safe only while nobody else draws from it:
- * setval() after reading the position could otherwise move it back over a
- * value drawn in between.  Explicit calls take ShareRowExclusiveLock (like
- * ALTER SEQUENCE and hilo_set_max_lo); the draw-time check only tries it,
- * because the drawing backend holds RowExclusiveLock and waiting there
- * would queue every other inserter behind any long transaction that has
- * drawn from the sequence.  When the lock is taken, the drawing backend
- * instead steps the sequence with plain nextval() until a block lies above
- * the data; that is always safe, only slower.
  */
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
@@ -96,23 +84,6 @@ struct HiloLeaf
 	Oid			indexoid;		/* a btree index leading with it, or InvalidOid */
 	bool		backward;		/* the largest value comes first scanning backward */
 };
-
-/*
- * Backend-local cache of each key's leaves, for the per-draw check.  Any
- * relcache invalidation (new partition, index, DEFAULT, dropped table...)
- * bumps the generation; an entry of an older generation is rebuilt at its
- * next use.  Entries are plain C data in TopMemoryContext (dynahash).
- */
-struct HiloLeafCacheEntry
-{
-	Oid			relid;			/* hash key: the key's table */
-	uint64		generation;
-	int			nleaves;
-	HiloLeaf   *leaves;			/* TopMemoryContext, or NULL */
-};
-
-static HTAB *hilo_leaf_cache = NULL;
-static uint64 hilo_leaf_generation = 1;
 
 /* ---------------------------------------------------------------------
  * The key's columns
@@ -457,61 +428,6 @@ hilo_find_leaves(Oid keyrel, HiloLeaf **out, bool *foreign)
 	return n;
 }
 
-void
-hilo_floor_relcache(Oid relid)
-{
-	hilo_leaf_generation++;
-}
-
-/* keyrel's leaves, from the cache (rebuilt if an invalidation arrived). */
-static int
-hilo_cached_leaves(Oid keyrel, HiloLeaf **out)
-{
-	HiloLeafCacheEntry *entry;
-	bool		found;
-
-	if (hilo_leaf_cache == NULL)
-	{
-		HASHCTL		ctl;
-
-		memset(&ctl, 0, sizeof(ctl));
-		ctl.keysize = sizeof(Oid);
-		ctl.entrysize = sizeof(HiloLeafCacheEntry);
-		hilo_leaf_cache = hash_create("id_gen Hi/Lo key columns", 16, &ctl, HASH_ELEM | HASH_BLOBS);
-	}
-	entry = (HiloLeafCacheEntry *) hash_search(hilo_leaf_cache, &keyrel, HASH_ENTER, &found);
-	if (!found)
-	{
-		entry->generation = 0;
-		entry->nleaves = 0;
-		entry->leaves = NULL;
-	}
-	if (entry->generation != hilo_leaf_generation)
-	{
-		uint64		generation = hilo_leaf_generation;
-		HiloLeaf   *fresh;
-		bool		foreign;
-		int			n = hilo_find_leaves(keyrel, &fresh, &foreign);
-		HiloLeaf   *kept = NULL;
-
-		if (n > 0)
-		{
-			kept = (HiloLeaf *) MemoryContextAlloc(TopMemoryContext, n * sizeof(HiloLeaf));
-			memcpy(kept, fresh, n * sizeof(HiloLeaf));
-		}
-		/* The search above may have processed invalidations: look again. */
-		entry = (HiloLeafCacheEntry *) hash_search(hilo_leaf_cache, &keyrel, HASH_ENTER, &found);
-		if (entry->leaves != NULL)
-			pfree(entry->leaves);
-		entry->leaves = kept;
-		entry->nleaves = n;
-		/* An invalidation that arrived while building makes it stale again. */
-		entry->generation = generation;
-	}
-	*out = entry->leaves;
-	return entry->nleaves;
-}
-
 static int64
 hilo_datum_int64(Datum d, Oid typid)
 {
@@ -524,13 +440,13 @@ hilo_datum_int64(Datum d, Oid typid)
 
 /*
  * The largest value in [lo, hi] of one leaf's column, read through its
- * index (one probe: the first value at or below hi, scanning down) or (not
- * cheap_only) a full scan, with a dirty snapshot: rows committed or being
+ * index (one probe: the first value at or below hi, scanning down) or a
+ * full scan, with a dirty snapshot: rows committed or being
  * inserted by transactions in progress (this one included) count.
  * Returns false if it has none or could not be read.
  */
 static bool
-hilo_leaf_max(const HiloLeaf *leaf, bool cheap_only, int64 lo, int64 hi, int64 *max)
+hilo_leaf_max(const HiloLeaf *leaf, int64 lo, int64 hi, int64 *max)
 {
 	Relation	heap;
 	SnapshotData dirty;
@@ -582,7 +498,7 @@ hilo_leaf_max(const HiloLeaf *leaf, bool cheap_only, int64 lo, int64 hi, int64 *
 		else if (index != NULL)
 			relation_close(index, NoLock);
 	}
-	else if (!cheap_only)
+	else
 	{
 		TableScanDesc scan = idgen_table_beginscan(heap, &dirty, 0, NULL);
 
@@ -610,95 +526,22 @@ hilo_leaf_max(const HiloLeaf *leaf, bool cheap_only, int64 lo, int64 hi, int64 *
 	return found;
 }
 
-/*
- * Whether one leaf's column holds an id in [lo, hi], by one index probe
- * (the smallest value >= lo); false if the leaf has no usable index.
- */
-static bool
-hilo_leaf_has_in_range(const HiloLeaf *leaf, int64 lo, int64 hi)
-{
-	Relation	heap;
-	Relation	index;
-	SnapshotData dirty;
-	TupleTableSlot *slot;
-	ScanKeyData key;
-	IndexScanDesc scan;
-	bool		found = false;
-
-	if (!OidIsValid(leaf->indexoid))
-		return false;
-	/* Narrower columns: compare within their type, or nothing can match. */
-	if (leaf->typid == INT2OID)
-	{
-		if (lo > PG_INT16_MAX)
-			return false;
-		ScanKeyInit(&key, 1, BTGreaterEqualStrategyNumber, F_INT2GE,
-					Int16GetDatum((int16) Max(lo, PG_INT16_MIN)));
-	}
-	else if (leaf->typid == INT4OID)
-	{
-		if (lo > PG_INT32_MAX)
-			return false;
-		ScanKeyInit(&key, 1, BTGreaterEqualStrategyNumber, F_INT4GE,
-					Int32GetDatum((int32) Max(lo, PG_INT32_MIN)));
-	}
-	else
-		ScanKeyInit(&key, 1, BTGreaterEqualStrategyNumber, F_INT8GE, Int64GetDatum(lo));
-
-	heap = try_table_open(leaf->relid, AccessShareLock);
-	if (heap == NULL)
-		return false;
-	index = try_relation_open(leaf->indexoid, AccessShareLock);
-	if (index == NULL || index->rd_rel->relkind != RELKIND_INDEX)
-	{
-		if (index != NULL)
-			relation_close(index, NoLock);
-		table_close(heap, NoLock);
-		return false;
-	}
-	InitDirtySnapshot(dirty);
-	slot = table_slot_create(heap, NULL);
-	scan = idgen_index_beginscan(heap, index, &dirty, 1, 0);
-	index_rescan(scan, &key, 1, NULL, 0);
-	/* The smallest value first: forward in an ascending index. */
-	if (index_getnext_slot(scan, leaf->backward ? ForwardScanDirection : BackwardScanDirection, slot))
-	{
-		bool		isnull;
-		Datum		d = slot_getattr(slot, leaf->attnum, &isnull);
-
-		found = !isnull && hilo_datum_int64(d, leaf->typid) <= hi;
-	}
-	index_endscan(scan);
-	ExecDropSingleTupleTableSlot(slot);
-	index_close(index, NoLock);
-	table_close(heap, NoLock);
-	return found;
-}
-
 bool
-hilo_data_max(Oid relid, idgen::HiloNodeRange range, bool cheap_only, int64 *max, bool *complete)
+hilo_data_max(Oid relid, idgen::HiloNodeRange range, int64 *max, bool *complete)
 {
 	HiloLeaf   *leaves;
 	int			n;
 	bool		any = false;
 	bool		foreign = false;
 
-	if (cheap_only)
-		n = hilo_cached_leaves(relid, &leaves);
-	else
-		n = hilo_find_leaves(relid, &leaves, &foreign);
+	n = hilo_find_leaves(relid, &leaves, &foreign);
 	*complete = !foreign;
 	for (int i = 0; i < n; i++)
 	{
-		HiloLeaf	leaf = leaves[i];	/* a copy: the cache may be rebuilt meanwhile */
+		HiloLeaf	leaf = leaves[i];
 		int64		m = 0;
 
-		if (cheap_only && !OidIsValid(leaf.indexoid))
-		{
-			*complete = false;
-			continue;
-		}
-		if (hilo_leaf_max(&leaf, cheap_only, range.first, range.last, &m) && (!any || m > *max))
+		if (hilo_leaf_max(&leaf, range.first, range.last, &m) && (!any || m > *max))
 		{
 			*max = m;
 			any = true;
@@ -706,10 +549,6 @@ hilo_data_max(Oid relid, idgen::HiloNodeRange range, bool cheap_only, int64 *max
 	}
 	return any;
 }
-
-/* ---------------------------------------------------------------------
- * Draw time
- * --------------------------------------------------------------------- */
 
 void
 hilo_exhausted(Oid relid, int64 taken_to)
@@ -721,68 +560,4 @@ hilo_exhausted(Oid relid, int64 taken_to)
 			 errdetail("The table holds ids up to " INT64_FORMAT "; a block above them would pass 9223372036854775807.",
 					   taken_to),
 			 errhint("No id was handed out.")));
-}
-
-/*
- * Where the last check found the data, so that stepping the sequence (the
- * lock was not free) does not probe the index for every block.
- */
-static Oid	hilo_step_relid = InvalidOid;
-static int64 hilo_step_taken = 0;
-static uint32 hilo_step_count = 0;
-
-bool
-hilo_block_above_data(Oid relid, Oid seqid, idgen::HiloNodeRange range, HiloStrategy strategy, int64 size,
-					  const HiloBlock *block)
-{
-	int64		taken = 0;
-	bool		complete;
-	HiloPrivState st;
-	int64		next;
-	int64		v = 0;
-
-	/* Stepping: still below what the last probe saw; probe again now and then. */
-	if (relid == hilo_step_relid && block->next <= hilo_step_taken && (++hilo_step_count % 64) != 0)
-		return false;
-	hilo_step_relid = InvalidOid;
-	if (!hilo_data_max(relid, range, true, &taken, &complete) || block->next > taken)
-		return true;
-
-	/* The table holds ids at or above the block's first: move above them. */
-	if (!ConditionalLockRelationOid(seqid, ShareRowExclusiveLock))
-	{
-		hilo_step_relid = relid;
-		hilo_step_taken = taken;
-		hilo_step_count = 0;
-		return false;
-	}
-	hilo_priv_enter(&st);
-	next = hilo_seq_next_value(seqid);
-	if (idgen::hilo_floor(strategy, size, taken, next, &v) != HiloStatus::ok)
-		hilo_exhausted(relid, taken);
-	if (v > next)
-		hilo_seq_set_next(seqid, v);
-	hilo_priv_leave(&st);
-	/* setval's effect is immediate and not transactional: release now. */
-	UnlockRelationOid(seqid, ShareRowExclusiveLock);
-	return false;
-}
-
-bool
-hilo_block_reached(Oid relid, const HiloBlock *block)
-{
-	HiloLeaf   *leaves;
-	int			n;
-
-	if (block->next > block->last)
-		return false;
-	n = hilo_cached_leaves(relid, &leaves);
-	for (int i = 0; i < n; i++)
-	{
-		HiloLeaf	leaf = leaves[i];	/* a copy: the cache may be rebuilt meanwhile */
-
-		if (hilo_leaf_has_in_range(&leaf, block->next, block->last))
-			return true;
-	}
-	return false;
 }

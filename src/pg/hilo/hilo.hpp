@@ -11,7 +11,7 @@
  *   hilo/admin.cpp    the administrative functions: hilo_set_max_lo(),
  *                     hilo_bind(), hilo_set_floor()
  *   hilo/floor.cpp    the data floor: the key's columns and their largest
- *                     id, checked when a block is drawn
+ *                     id, read when a key is made or its owner moves it
  *   hilo/repair.cpp   keys whose sequence is missing, shared or never drawn
  *                     from (logical replication, restores)
  *   hilo/catalog.cpp  the key table, locks, privileges, privileged SPI
@@ -64,20 +64,21 @@
  *    deferred triggers there (42501): a hi table with one cannot be drawn
  *    from.  The worker is never switched back to the owner before commit.
  *
- *  - Which objects of other roles are read.  The data floor (hilo/floor.cpp)
- *    reads only tables trusted for the key: the key table, its partitions
- *    and inheritance children, and tables owned by the key table's owner
- *    (on Citus also its shards).  Another role's table whose DEFAULT names
- *    the key is neither read nor locked: it cannot move the key (to the end
- *    of bigint) nor block its draws.  An ORM draw reads the hi table the
+ *  - Which objects of other roles are read.  A draw reads no table: only
+ *    the key's row and sequence.  The data floor (hilo/floor.cpp), read
+ *    when a key is made and by its owner's hilo_set_floor(), reads only
+ *    tables trusted for the key: the key table, its partitions and
+ *    inheritance children, and tables owned by the key table's owner (on
+ *    Citus also its shards).  Another role's table whose DEFAULT names the
+ *    key is neither read nor locked.  An ORM draw reads the hi table the
  *    table's owner bound, as the drawing role.
  *
  *  - Locks, and for how long.  The key lock (hilo_lock_key: ShareLock for
  *    a draw, released at once; ExclusiveLock for a creation or change, to
  *    its commit) and the maker lock are object locks no SQL can take.  A
  *    draw holds RowExclusiveLock on the key's sequence to the end of the
- *    transaction (as nextval() does) and AccessShareLock on the trusted
- *    tables the floor reads.  A change takes ShareRowExclusiveLock on the
+ *    transaction (as nextval() does), and no lock on any table, partition
+ *    or index.  A change takes ShareRowExclusiveLock on the
  *    sequences it moves (hilo_change_locks), in the worker.
  *
  *  - Shared resources one role can hold, and the bound.  Key workers take
@@ -236,8 +237,11 @@ extern int64 hilo_seq_increment(Oid seqid, int64 *min = nullptr);
  */
 extern void hilo_check_table(Oid relid, bool need_owner);
 
-/* A key's sequence must be permanent (checked at bind and at every draw). */
-extern void hilo_require_permanent_seq(Oid seqid);
+/*
+ * A key's sequence must be permanent and must not wrap around (CYCLE):
+ * checked at bind and at every draw, since its owner may ALTER it later.
+ */
+extern void hilo_require_drawable_seq(Oid seqid);
 
 /* True if relid (a table or a sequence) was created in this transaction. */
 extern bool hilo_created_here(Oid relid);
@@ -415,32 +419,14 @@ extern void hilo_check_move_privilege(Oid seqid, Oid role);
  * columns whose DEFAULT is hilo_next(relid), in every table (and every
  * partition or inheritance child) that has one.  Ids outside the range
  * (another node's, replicated here) do not count; ids being inserted by
- * transactions still in progress do.  cheap_only: read only columns a btree
- * index leads with (one index probe each) and set *complete to false if
- * some column has none; otherwise read the others in full.  Returns false
+ * transactions still in progress do.  Columns a btree index leads with are
+ * read by one index probe each, the others in full.  Returns false
  * if no column holds an id in the range.
  */
-extern bool hilo_data_max(Oid relid, idgen::HiloNodeRange range, bool cheap_only, int64 *max,
-						  bool *complete);
-
-/*
- * Draw time: whether a block just drawn may be handed out (it lies above
- * the column's largest id in range, as far as an index tells cheaply).  If
- * not, the sequence has been moved forward, or could not be and will be
- * stepped by drawing again; the caller draws again.
- */
-extern bool hilo_block_above_data(Oid relid, Oid seqid, idgen::HiloNodeRange range,
-								  idgen::HiloStrategy strategy, int64 size,
-								  const idgen::HiloBlock *block);
-
-/* Whether ids already in the table reach into a cached block (cheap check). */
-extern bool hilo_block_reached(Oid relid, const idgen::HiloBlock *block);
+extern bool hilo_data_max(Oid relid, idgen::HiloNodeRange range, int64 *max, bool *complete);
 
 /* The key's data reaches the end of the bigint range: ERROR. */
 [[noreturn]] extern void hilo_exhausted(Oid relid, int64 taken_to);
-
-/* Relcache invalidation: the cached key columns are rebuilt at next use. */
-extern void hilo_floor_relcache(Oid relid);
 
 /* ---------------------------------------------------------------------
  * hilo/repair.cpp: creation and repair inside the key's transaction

@@ -86,11 +86,11 @@ hilo_test_wait(int key)
 
 /*
  * Rereads a stale entry's row.  Returns false (entry erased: e is no longer
- * the key's) if the key is
- * gone or now draws from another sequence or with another formula: its
- * cached block no longer belongs to the key.  A new block size empties the
- * block, and so does a block the table's ids have reached since it was
- * drawn (a bulk load, then hilo_set_floor, which sends the invalidation).
+ * the key's) if the key is gone or now draws from another sequence or with
+ * another formula: its cached block no longer belongs to the key.  A new
+ * block size empties the block.  The table is never read here: as with a
+ * sequence's cached values, a block drawn before a bulk load and
+ * hilo_set_floor() is used up first.
  */
 static bool
 hilo_refresh(Oid relid, HiloEntry *e, HiloKeyRow *rowp = nullptr)
@@ -111,11 +111,6 @@ hilo_refresh(Oid relid, HiloEntry *e, HiloKeyRow *rowp = nullptr)
 		{
 			hilo_cache->erase(relid);
 			return false;
-		}
-		if (hilo_block_reached(relid, &e->block))
-		{
-			e->block.next = 1;
-			e->block.last = 0;
 		}
 		return true;
 	}
@@ -143,11 +138,6 @@ hilo_refresh(Oid relid, HiloEntry *e, HiloKeyRow *rowp = nullptr)
 		e->block.next = 1;
 		e->block.last = 0;
 		e->size = hilo_row_size(&row);
-	}
-	else if (hilo_block_reached(relid, &e->block))
-	{
-		e->block.next = 1;
-		e->block.last = 0;
 	}
 	return true;
 }
@@ -310,7 +300,7 @@ hilo_lock_seq_for_draw(Oid seqid)
 		UnlockRelationOid(seqid, RowExclusiveLock);
 		return false;
 	}
-	hilo_require_permanent_seq(seqid);
+	hilo_require_drawable_seq(seqid);
 	return true;
 }
 
@@ -361,8 +351,6 @@ hilo_take_run(Oid relid, const HiloKeyRow *row, int64 need, bool alone, HiloRun 
 		if (blocks == 0 || block.next != run->ids.last + 1)
 		{
 			/* A first block, or someone else took the values in between. */
-			if (!hilo_block_above_data(relid, seqid, hilo_key_range(row), row->strategy, size, &block))
-				continue;
 			run->ids = block;
 			run->first_v = v;
 			blocks = 1;
@@ -517,8 +505,6 @@ hilo_draw(Oid relid, HiloEntry *e)
 		hilo_draw_durable(seqid);
 		if (!hilo_block_checked(relid, seqid, e->strategy, v, e->size, attempt, &block))
 			continue;			/* a block below 1: draw again */
-		if (!hilo_block_above_data(relid, seqid, hilo_key_range(&row), e->strategy, e->size, &block))
-			continue;			/* ids already in the table: draw again */
 		hilo_check_node_end(relid, &row, &block);
 		e->block = block;
 		hilo_unlock_key(relid, mode);
@@ -666,7 +652,6 @@ idgen_hilo_relcache(Oid relid)
 	if (hilo_cache != nullptr)
 		hilo_cache->mark_stale(relid);
 	hilo_catalog_relcache(relid);
-	hilo_floor_relcache(relid);
 }
 
 /*

@@ -494,19 +494,8 @@ hilo_orm_draw(Oid relid, HiloStrategy strategy, int64 size, HiloBlock *block)
 			case HiloStatus::bad_size:
 				elog(ERROR, "Hi/Lo key of table %u has block size " INT64_FORMAT, relid, size);
 		}
-		/* Ids already in the table (written past the ORM): take the next block. */
-		if (!hilo_block_reached(relid, &blk))
-		{
-			*block = blk;
-			return true;
-		}
-		if (attempt >= kHiloOrmDrawAttempts)
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("ids in table %s reach into the blocks of its hi row", hilo_relname(relid)),
-					 errdetail("%d blocks in a row, up to hi " INT64_FORMAT ", held ids already in the table.",
-							   attempt, req.orm_hi),
-					 errhint("Move the hi row past the block that holds the table's largest id; the ORM would hand out those ids again too.")));
+		*block = blk;
+		return true;
 	}
 }
 

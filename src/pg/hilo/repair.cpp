@@ -175,7 +175,7 @@ hilo_undrawn_below_data(Oid relid, const HiloKeyRow *row, int64 next)
 	int64		v = 0;
 	bool		complete;
 
-	if (!hilo_data_max(relid, hilo_key_range(row), false, &taken, &complete))
+	if (!hilo_data_max(relid, hilo_key_range(row), &taken, &complete))
 		return false;
 	/* A floor past the end: the repair reports it. */
 	return idgen::hilo_floor(row->strategy, hilo_row_size(row), taken, next, &v) != HiloStatus::ok ||
@@ -345,7 +345,7 @@ hilo_split_shared_seq(Oid relid, const HiloKeyRow *row, int64 taken_to)
 		size = hilo_row_size(&k);
 		if (keys[i] == relid)
 			taken = taken_to;
-		else if (!hilo_data_max(keys[i], hilo_key_range(&k), false, &taken, &complete))
+		else if (!hilo_data_max(keys[i], hilo_key_range(&k), &taken, &complete))
 			taken = 0;
 		taken = hilo_node_floor(taken);
 		if (idgen::hilo_move(k.strategy, shared_next, size, k.strategy, 0, size, &above_shared) != HiloStatus::ok ||

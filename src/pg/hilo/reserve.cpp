@@ -256,14 +256,8 @@ IDGEN_FUNCTION(hilo_return)
 		hilo_row_size(&row) == c->block_size &&
 		(row.own_seq || (locked_seq = ConditionalLockRelationOid(row.seqid, ShareRowExclusiveLock))))
 	{
-		int64		data_max;
-		bool		complete;
 		int64		h = 0;
 		HiloPrivState st;
-
-		/* Ids already in the table stay out of anybody's future range. */
-		if (hilo_data_max(relid, hilo_key_range(&row), true, &data_max, &complete) && data_max >= next_unused)
-			next_unused = data_max < INT64_MAX ? data_max + 1 : INT64_MAX;
 
 		hilo_priv_enter(&st);
 		/*

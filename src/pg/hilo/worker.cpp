@@ -131,13 +131,19 @@ hilo_create_key_sql(Oid relid, int32 max_lo, int64 taken_to, bool adaptive)
 	}
 }
 
-/* DROP SEQUENCE seqid, if it still exists (privileged SPI context). */
+/*
+ * DROP SEQUENCE seqid, if it still exists (privileged SPI context).  With
+ * CASCADE: creating a view needs no privilege on what it reads, so any role
+ * can make one on a key's sequence, and without CASCADE it would veto the
+ * owner's change of the key.  Those views go with the sequence, as they
+ * would with a serial column's.
+ */
 static void
 hilo_drop_seq(Oid seqid)
 {
 	if (get_rel_name(seqid) == nullptr)
 		return;
-	hilo_spi(psprintf("DROP SEQUENCE %s", hilo_quoted_name(seqid)), 0, NULL, NULL, SPI_OK_UTILITY);
+	hilo_spi(psprintf("DROP SEQUENCE %s CASCADE", hilo_quoted_name(seqid)), 0, NULL, NULL, SPI_OK_UTILITY);
 }
 
 /*
@@ -469,6 +475,13 @@ idgen_hilo_worker_main(Datum main_arg)
 	SetConfigOption("lock_timeout", req->op == HiloOp::orm_draw ? "10ms" : "30s",
 					PGC_SUSET, PGC_S_OVERRIDE);
 	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_SUSET, PGC_S_OVERRIDE);
+	/*
+	 * READ COMMITTED whatever the server's or database's defaults: each
+	 * statement must see what committed while the worker waited for the key
+	 * lock (a binding, a change); a REPEATABLE READ snapshot taken before
+	 * the wait would not, and the worker would make a second key.
+	 */
+	SetConfigOption("default_transaction_isolation", "read committed", PGC_SUSET, PGC_S_OVERRIDE);
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
@@ -844,7 +857,7 @@ hilo_create_key(Oid relid, int32 max_lo)
 
 	/* The worker would write on behalf of a read-only transaction. */
 	PreventCommandIfReadOnly("hilo_next()");
-	if (!hilo_data_max(relid, hilo_key_range(nullptr), false, &taken_to, &complete))
+	if (!hilo_data_max(relid, hilo_key_range(nullptr), &taken_to, &complete))
 		taken_to = 0;
 
 	if (hilo_created_here(relid))

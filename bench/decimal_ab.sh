@@ -50,8 +50,9 @@ CONF
         "${BIN[$1]}/psql" -X -q -At -v ON_ERROR_STOP=1 -h "$WORK/tmp_check" -p "${PORT[$1]}" -U postgres -d postgres -c "$2"
     }
     for side in before after; do
-        q "$side" "CREATE EXTENSION id_gen;
-            -- The backend's own CPU time (ns, /proc/self/schedstat), not the
+        # Committed before the first decimal_id(), which refuses an uncommitted claim.
+        q "$side" "CREATE EXTENSION id_gen"
+        q "$side" "-- The backend's own CPU time (ns, /proc/self/schedstat), not the
             -- wall clock: time spent waiting for a CPU the other helpers'
             -- jobs hold is not counted.
             CREATE FUNCTION cpu_ns() RETURNS float8 LANGUAGE sql AS

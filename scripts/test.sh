@@ -54,13 +54,17 @@ end='/^=====*$\|^# All [0-9]* tests passed\|^# [0-9]* of [0-9]* tests failed\|pg
 rg=$(sed -n "/pg_regress.*--temp-instance=tmp_check\/regress/,${end}p" "$LOG")
 iso=$(sed -n "/pg_isolation_regress.*--temp-instance=tmp_check\/isolation/,${end}p" "$LOG")
 tap=$(sed -n '/^[[:space:]]*prove /,$p' "$LOG")
-tap_ok=$(grep -cE '^ok [0-9]+' <<<"$tap")
-tap_nok=$(grep -cE '^not ok [0-9]+' <<<"$tap")
+# A TODO test (a known, open defect held by a test) that fails is, by TAP's
+# rules and prove's, no failure: counted apart and reported.
+tap_ok=$(grep -E '^ok [0-9]+' <<<"$tap" | grep -cv '# TODO')
+tap_nok=$(grep -E '^not ok [0-9]+' <<<"$tap" | grep -cv '# TODO')
+tap_todo=$(grep -cE '^(not )?ok [0-9]+.*# TODO' <<<"$tap")
 ok_re='\.\.\. ok|^ok [0-9]+ +- ' nok_re='\.\.\. FAILED|^not ok [0-9]+ +- '
 count unit "${gt_pass:-0}" "${gt_fail:-0}"
 count regress "$(grep -cE "$ok_re" <<<"$rg")" "$(grep -cE "$nok_re" <<<"$rg")"
 count isolation "$(grep -cE "$ok_re" <<<"$iso")" "$(grep -cE "$nok_re" <<<"$iso")"
 count tap "$tap_ok" "$tap_nok"
+[ "$tap_todo" -eq 0 ] || echo "  (tap: $tap_todo TODO tests of known open defects, not counted)"
 pkg=$(sed -n 's/^package: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$WORK/package.log" | tail -1)
 [ -n "$pkg" ] || pkg="0 1" # no closing line: package.sh died
 count package "${pkg% *}" "${pkg#* }"

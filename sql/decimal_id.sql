@@ -13,25 +13,25 @@ SELECT decimal_id_decode(9999999999); \echo :LAST_ERROR_SQLSTATE
 SELECT decimal_id_decode(-10000200003); \echo :LAST_ERROR_SQLSTATE
 SELECT * FROM decimal_id_decode(NULL);
 
--- A database keeps one generator id for its life: 50000 + its OID % 50000
--- (id_gen 1.0 to 1.2 took them from 0 upward, one per server start).  Before
--- the first id since the start, decimal_id_state() shows the generator id
--- the database would take, and the counter's persisted reserved end.
-SELECT generator_id = 50000 + (SELECT oid::bigint % 50000 FROM pg_database WHERE datname = current_database()) AS from_oid,
-       generator_source, counter, reserved_to, counter_left
+-- A database claims its generator id at CREATE EXTENSION: one no other
+-- database has, written both into pg_db_role_setting (the database's
+-- id_gen.decimal_generator_id, a shared catalog every database reads, that
+-- GRANT and ALTER DATABASE keep, and a template copy does not get) and into
+-- the database itself (id_gen.decimal_claim: its OID and the id).  Before the
+-- first id since the start, decimal_id_state() shows it, and the counter's
+-- persisted reserved end.
+SELECT generator_id >= 50000 AS claimed_above_50000, generator_source, counter, reserved_to, counter_left
   FROM decimal_id_state();
-
--- Two databases never share a generator id: at its first use after a start,
--- a database checks every other one's (pg_database and pg_db_role_setting
--- are shared catalogs).  Here another database is given ours by setting.
 SELECT generator_id AS my_generator, current_database() AS regdb FROM decimal_id_state() \gset
+SELECT 'id_gen.decimal_generator_id=' || :my_generator = ANY (s.setconfig) AS setting_is_the_claim,
+       (SELECT last_value FROM id_gen.decimal_claim) = d.oid::bigint * 100000 + :my_generator AS kept_in_the_database
+  FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase
+ WHERE d.datname = current_database() AND s.setrole = 0;
+
+-- Two databases never share a generator id: another database given ours by
+-- hand does not take it from us (we claimed it), and cannot use it either.
 CREATE DATABASE idgen_dec_other;
 ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = :my_generator;
-\set VERBOSITY sqlstate
-SELECT decimal_id(); \echo :LAST_ERROR_SQLSTATE
-\set VERBOSITY default
-SELECT regexp_replace(:'LAST_ERROR_MESSAGE', '\d+', 'N', 'g') AS error;
-ALTER DATABASE idgen_dec_other RESET id_gen.decimal_generator_id;
 
 -- Then the counter starts above the reserved end (0 on a new database),
 -- reserving a first chunk of 10,000 values in id_gen.decimal_counter.
@@ -55,9 +55,7 @@ SELECT reserved_to >= counter AS reserved_ahead, reserved_to = (SELECT last_valu
 \c
 SELECT generator_id = :my_generator AS same_generator, counter > 100001 AS continues FROM decimal_id_decode(decimal_id());
 
--- The generator id can be set per database by a superuser, and only there;
--- decimal_id() reads it from the catalog at the database's first use after
--- a start (or at the end of a counter, see below).
+-- The setting is a database's, set by a superuser; a claim writes it.
 SET id_gen.decimal_generator_id = 5; \echo :LAST_ERROR_SQLSTATE
 ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = 100000; \echo :LAST_ERROR_SQLSTATE
 CREATE ROLE idgen_decimal_user;
@@ -67,10 +65,33 @@ SET ROLE idgen_decimal_user;
 ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = 99990; \echo :LAST_ERROR_SQLSTATE
 RESET ROLE;
 
+-- The other database: its own setting set by hand is no claim.
+\c idgen_dec_other
+SET client_min_messages = warning;
+CREATE EXTENSION id_gen;
+RESET client_min_messages;
+SELECT generator_id <> :my_generator AS claimed_another FROM decimal_id_state();
+ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = :my_generator;
+\c
+SELECT decimal_id(); \echo :LAST_ERROR_SQLSTATE
+SELECT generator_id, generator_source FROM decimal_id_state();
+SELECT id_gen.decimal_id_claim() > :my_generator AS claimed_above;
+\c
+-- A claim takes effect once committed: no id leaves under a claim that
+-- could still roll back (and another database claim its id), and a claim
+-- rolled back leaves the one before it in force.
+BEGIN;
+SELECT id_gen.decimal_id_claim(new_generator => true) > 0 AS claimed_again;
+SELECT decimal_id(); \echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+\c
+SELECT (decimal_id_decode(decimal_id())).generator_id <> :my_generator AS generates_with_its_own;
+SELECT generator_source FROM decimal_id_state();
+DROP EXTENSION id_gen;
+
 -- A database with generator ids from id_gen 1.2 and earlier (0 upward, one
 -- per server start) refuses a generator id up to the last one taken there:
 -- ALTER EXTENSION UPDATE first, and says how to get past it.
-\c idgen_dec_other
 CREATE EXTENSION id_gen VERSION '1.2';
 SELECT setval('id_gen.decimal_generator', 99000);
 \set VERBOSITY sqlstate
@@ -84,14 +105,18 @@ ALTER EXTENSION id_gen UPDATE; \echo :LAST_ERROR_SQLSTATE
 \set SHOW_CONTEXT errors
 ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = 99001;
 ALTER EXTENSION id_gen UPDATE;
--- Then decimal_id() at its first use (a restore can bring a history too).
+-- The update claimed a generator id above the history and the setting.
+SELECT generator_id, generator_source FROM decimal_id_state();
+-- Then decimal_id() at its first use (a restore can bring a history too),
+-- until a new claim.
 SELECT setval('id_gen.decimal_generator', 99500);
 \c
 SELECT decimal_id(); \echo :LAST_ERROR_SQLSTATE
-ALTER DATABASE idgen_dec_other SET id_gen.decimal_generator_id = 99501;
+SELECT id_gen.decimal_id_claim();
 \c
 -- (The checks read shared catalogs every role may read: an ordinary user's
 -- call can be the first.)
+GRANT EXECUTE ON FUNCTION decimal_id() TO idgen_decimal_user;
 SET ROLE idgen_decimal_user;
 SELECT * FROM decimal_id_decode(decimal_id());
 RESET ROLE;
@@ -126,16 +151,35 @@ SELECT decimal_id(); \echo :LAST_ERROR_SQLSTATE
 SELECT counter, reserved_to, counter_left FROM decimal_id_state();
 SELECT id_gen.decimal_id_skip(-1); \echo :LAST_ERROR_SQLSTATE
 SELECT id_gen.decimal_id_skip(922337203); \echo :LAST_ERROR_SQLSTATE
--- As the hint says: a generator id no database used, and the counter
--- restarted; taken at the next call, without a server restart.
-ALTER DATABASE :"regdb" SET id_gen.decimal_generator_id = 99999;
+-- As the hint says: a new generator id claimed (here one asked for), and
+-- the counter restarted; taken at the next connection, without a restart.
+SELECT id_gen.decimal_id_claim(new_generator => true, generator_id => 60000);
 SELECT setval('id_gen.decimal_counter', 0);
 \c
 SELECT * FROM decimal_id_decode(decimal_id());
 SELECT generator_id, generator_source, counter, reserved_to > counter AS reserved_ahead FROM decimal_id_state();
-ALTER DATABASE :"regdb" RESET id_gen.decimal_generator_id;
+-- Only a superuser claims; an id another database has, or this one had, is refused.
+SELECT id_gen.decimal_id_claim(generator_id => :my_generator); \echo :LAST_ERROR_SQLSTATE
+SET ROLE idgen_decimal_user;
+SELECT id_gen.decimal_id_claim(); \echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
 
--- Ordinary users may generate, but not use the test hook.  The reservation
+-- A generator id's counter is finite: like a sequence's USAGE, EXECUTE on
+-- decimal_id() is granted to the roles that write, not to PUBLIC (a role
+-- with nothing granted could otherwise use up a database's ids in seconds).
+-- A DEFAULT decimal_id() runs as the inserting role.
+SET ROLE idgen_decimal_user;
+SELECT decimal_id(); \echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+SELECT has_function_privilege('public', 'decimal_id()', 'EXECUTE') AS public_may_execute;
+CREATE TABLE dec_orders (id bigint PRIMARY KEY DEFAULT decimal_id(), v text);
+GRANT INSERT ON dec_orders TO idgen_decimal_user;
+SET ROLE idgen_decimal_user;
+INSERT INTO dec_orders (v) VALUES ('refused'); \echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION decimal_id() TO idgen_decimal_user;
+
+-- Granted, users may generate, but not use the test hook.  The reservation
 -- is used up first, so the user's call raises id_gen.decimal_counter, on
 -- which the user has no privilege.
 SELECT id_gen.decimal_id_skip(reserved_to) AS skipped_to FROM decimal_id_state() \gset
@@ -143,7 +187,11 @@ SET ROLE idgen_decimal_user;
 SELECT has_sequence_privilege('id_gen.decimal_counter', 'UPDATE') AS user_may_reserve;
 SELECT counter = :skipped_to + 1 AS user_id_above_the_reservation, generator_id FROM decimal_id_decode(decimal_id());
 SELECT id_gen.decimal_id_skip(5); \echo :LAST_ERROR_SQLSTATE
+INSERT INTO dec_orders (v) VALUES ('granted');
 RESET ROLE;
+SELECT count(*) AS inserted FROM dec_orders;
+DROP TABLE dec_orders;
+REVOKE EXECUTE ON FUNCTION decimal_id() FROM idgen_decimal_user;
 DROP ROLE idgen_decimal_user;
 
 -- Like nextval(), generators refuse read-only transactions.
@@ -170,6 +218,10 @@ RESET client_min_messages;
 \c :home
 CREATE DATABASE idgen_dec_x TEMPLATE idgen_dec_tpl;
 \c idgen_dec_x
+-- A copy has the template's claim but not its setting: no id before it claims.
+SELECT decimal_id(); \echo :LAST_ERROR_SQLSTATE
+SELECT id_gen.decimal_id_claim() > 0 AS x_claimed;
+\c
 SELECT id_gen.decimal_id_skip(500000) > 0 AS x_skipped;
 SELECT decimal_id() IS NOT NULL AS x_reserved_past_500000;
 SELECT oid AS x_oid FROM pg_database WHERE datname = current_database() \gset
@@ -177,6 +229,8 @@ SELECT oid AS x_oid FROM pg_database WHERE datname = current_database() \gset
 DROP DATABASE idgen_dec_x;
 CREATE DATABASE idgen_dec_y OID = :x_oid TEMPLATE idgen_dec_tpl;
 \c idgen_dec_y
+SELECT id_gen.decimal_id_claim() > 0 AS y_claimed;
+\c
 SELECT decimal_id() IS NOT NULL AS y_generates;
 SELECT s.reserved_to <= c.last_value AS reserved_in_its_own_sequence,
        (SELECT counter FROM decimal_id_decode(decimal_id())) < 500000 AS counts_from_its_own_state

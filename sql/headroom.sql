@@ -19,7 +19,9 @@ SELECT reason FROM id_gen.headroom WHERE generator = 'node identity';
 -- 1. snowflake and jsid: the 41-bit millisecond field from 2016-11-01 ends
 -- 2086-07-08 15:47:35.551 UTC.  400 days before: ok.  365 days before: warning
 -- (and snowflake_state() warns).  29 days before: critical.  (Half a day more
--- each, so that the days shown do not depend on how long a statement takes.)
+-- each, and whole days shown with floor(): the seconds left run from a
+-- little under to a second over the half day, by how long a statement takes
+-- and where the floor's reservation stands, and round() made 400 or 401.)
 CREATE FUNCTION pg_temp.days_before_end(d numeric) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
     EXECUTE format('SET id_gen.test_clock_offset_ms = %s',
@@ -27,7 +29,7 @@ BEGIN
                               - d * interval '1 day') * 1000)::bigint);
 END $$;
 SELECT pg_temp.days_before_end(400.5);
-SELECT generator, status, runs_out, round(seconds_left / 86400) AS days_left,
+SELECT generator, status, runs_out, floor(seconds_left / 86400) AS days_left,
        round(used_fraction::numeric, 3) AS used
   FROM id_gen.headroom WHERE generator IN ('snowflake', 'jsid') ORDER BY 1;
 SELECT pg_temp.days_before_end(365.5);
@@ -103,11 +105,11 @@ SELECT status, round(used_fraction::numeric, 4) AS used, reason FROM id_gen.head
 -- critical.  In a database of its own, so the counter starts fresh.
 SELECT current_database() AS home \gset
 CREATE DATABASE headroom_decimal;
-ALTER DATABASE headroom_decimal SET id_gen.decimal_generator_id = 77777;
 \c headroom_decimal
 SET client_min_messages = warning;
 CREATE EXTENSION id_gen;
 RESET client_min_messages;
+SELECT id_gen.decimal_id_claim(generator_id => 77777);
 SELECT decimal_id() IS NOT NULL AS has_a_generator_id;
 SELECT generator, status, round(used_fraction::numeric, 5) AS used FROM id_gen.headroom
  WHERE generator LIKE 'decimal_id%' ORDER BY 1;

@@ -85,6 +85,36 @@ ALTER TABLE id_gen.hilo_key ENABLE REPLICA TRIGGER hilo_key_keep_on_subscriber;
 -- Clock floor, epoch, decimal_id
 -- ---------------------------------------------------------------------------
 
+-- Snowflake ids and jsids of this database counted from an epoch earlier
+-- than the server's (a database restored from another server) reach up to
+-- this time (Unix ms, converted into the server's epoch): snowflake_next()
+-- and jsid_next() refuse in this database alone until the clock passes it.
+-- 0: none.  Set by the extension when it reads such a floor.
+CREATE SEQUENCE id_gen.snowflake_floor MINVALUE 0 START 0 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.snowflake_floor', '');
+REVOKE ALL ON SEQUENCE id_gen.snowflake_floor FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.snowflake_floor IS
+    'time (Unix ms, in the server''s epoch) before which snowflake and jsid ids of this database, counted from an earlier epoch, would not be exceeded';
+
+-- decimal_id(): the generator id is claimed (see id_gen--1.4.sql); the
+-- update claims the one the counter ran with under 1.3 when no other
+-- database has it, else a new one.
+CREATE SEQUENCE id_gen.decimal_claim MINVALUE 0 START 0 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.decimal_claim', '');
+REVOKE ALL ON SEQUENCE id_gen.decimal_claim FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.decimal_claim IS
+    'decimal_id() generator id claimed by this database: the claiming database''s OID * 100000 + the generator id';
+CREATE FUNCTION id_gen.decimal_id_claim(new_generator boolean DEFAULT false, generator_id integer DEFAULT NULL)
+    RETURNS integer
+    AS 'MODULE_PATHNAME', 'decimal_id_claim'
+    LANGUAGE C VOLATILE PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION id_gen.decimal_id_claim(boolean, integer) FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.decimal_id_claim(boolean, integer) IS
+    'superuser: claim a decimal_id() generator id for this database (kept if valid, unless new_generator), one no other database has and this one never had';
+SELECT id_gen.decimal_id_claim();
+-- Granted like a sequence's USAGE: to the roles that write.
+REVOKE EXECUTE ON FUNCTION decimal_id() FROM PUBLIC;
+
 -- Snowflake and jsid start spread (issue 22): the headroom rows show what
 -- id_gen.snowflake_start_spread leaves of a millisecond.
 CREATE FUNCTION id_gen.headroom_ms_capacity(generator text, OUT start_spread integer,

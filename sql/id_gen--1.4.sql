@@ -247,6 +247,17 @@ REVOKE ALL ON SEQUENCE id_gen.clock_epoch FROM PUBLIC;
 COMMENT ON SEQUENCE id_gen.clock_epoch IS
     'snowflake/jsid epoch (Unix ms) of the ids below id_gen.clock_floor in this database';
 
+-- Snowflake ids and jsids of this database counted from an epoch earlier
+-- than the server's (a database restored from another server) reach up to
+-- this time (Unix ms, converted into the server's epoch): snowflake_next()
+-- and jsid_next() refuse in this database alone until the clock passes it.
+-- 0: none.  Set by the extension when it reads such a floor.
+CREATE SEQUENCE id_gen.snowflake_floor MINVALUE 0 START 0 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.snowflake_floor', '');
+REVOKE ALL ON SEQUENCE id_gen.snowflake_floor FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.snowflake_floor IS
+    'time (Unix ms, in the server''s epoch) before which snowflake and jsid ids of this database, counted from an earlier epoch, would not be exceeded';
+
 -- decimal_id(): a database's generator id is its own for its life
 -- (id_gen.decimal_generator_id set for it, else 50000 + its OID % 50000);
 -- its counter is reserved ahead in id_gen.decimal_counter (WAL-flushed
@@ -256,6 +267,24 @@ SELECT pg_catalog.pg_extension_config_dump('id_gen.decimal_counter', '');
 REVOKE ALL ON SEQUENCE id_gen.decimal_counter FROM PUBLIC;
 COMMENT ON SEQUENCE id_gen.decimal_counter IS
     'decimal_id() counter values reserved in this database (its ids stay below the value + 1)';
+-- The generator id this database claimed: its OID * 10^5 + the generator
+-- id, written beside id_gen.decimal_generator_id in pg_db_role_setting
+-- (ALTER DATABASE ... SET) by id_gen.decimal_id_claim().  decimal_id() runs
+-- only while both agree and no other database has the id (unless this one
+-- claimed it): a copy (a template, a restored dump) claims its own.
+CREATE SEQUENCE id_gen.decimal_claim MINVALUE 0 START 0 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.decimal_claim', '');
+REVOKE ALL ON SEQUENCE id_gen.decimal_claim FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.decimal_claim IS
+    'decimal_id() generator id claimed by this database: the claiming database''s OID * 100000 + the generator id';
+CREATE FUNCTION id_gen.decimal_id_claim(new_generator boolean DEFAULT false, generator_id integer DEFAULT NULL)
+    RETURNS integer
+    AS 'MODULE_PATHNAME', 'decimal_id_claim'
+    LANGUAGE C VOLATILE PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION id_gen.decimal_id_claim(boolean, integer) FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.decimal_id_claim(boolean, integer) IS
+    'superuser: claim a decimal_id() generator id for this database (kept if valid, unless new_generator), one no other database has and this one never had';
+SELECT id_gen.decimal_id_claim();
 -- Called by this script only: a reinstall while the server runs carries the
 -- counter's reserved end, still in shared memory, into the new sequence.
 CREATE FUNCTION id_gen.decimal_id_carry_counter() RETURNS bigint
@@ -307,6 +336,9 @@ CREATE FUNCTION decimal_id() RETURNS bigint
     LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION decimal_id() IS
     'counter * 10^10 + generator_id * 10^5 + id_gen.launch_id, strictly increasing within a generator';
+-- Granted like a sequence's USAGE: to the roles that write (a DEFAULT
+-- decimal_id() runs as the inserting role); a generator id's ids are finite.
+REVOKE EXECUTE ON FUNCTION decimal_id() FROM PUBLIC;
 
 CREATE FUNCTION decimal_id_decode(id bigint, OUT counter bigint, OUT generator_id integer, OUT launch_id integer)
     AS 'MODULE_PATHNAME', 'decimal_id_decode'

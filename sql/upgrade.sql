@@ -7,12 +7,13 @@ SELECT source, target, path FROM pg_extension_update_paths('id_gen')
 
 -- The extension's members (count and digest of their schema-qualified
 -- identities, which do not depend on what search_path shows) and its
--- configuration tables, compared between the two databases below.  From 17
+-- configuration tables (as a set: an update appends its new ones after the
+-- old ones), compared between the two databases below.  From 17
 -- on, the types a table, view or type brings with it (its row type, its
 -- array type) are members too; they follow their owner, so they are left out
 -- and the count is the same on every version.
 \set members 'SELECT count(*) AS members, md5(string_agg(obj, E\'\\n\' ORDER BY obj)) AS members_md5 FROM (SELECT (SELECT type || \' \' || identity FROM pg_identify_object(classid, objid, objsubid)) AS obj FROM pg_depend WHERE refclassid = \'pg_extension\'::regclass AND deptype = \'e\' AND refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\') AND NOT (classid = \'pg_type\'::regclass AND objid IN (SELECT typarray FROM pg_type UNION ALL SELECT reltype FROM pg_class WHERE relkind <> \'c\'))) m'
-\set config 'SELECT extconfig::regclass[]::text AS config FROM pg_extension WHERE extname = \'id_gen\''
+\set config 'SELECT array(SELECT c::regclass::text FROM pg_extension, unnest(extconfig) AS c WHERE extname = \'id_gen\' ORDER BY 1)::text AS config'
 
 -- Column types of the configuration tables and the definitions of the
 -- member functions and views: an upgrade script that changes a column or

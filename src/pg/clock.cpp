@@ -105,6 +105,7 @@ static IdgenFloorSlot *my_slot = nullptr;
  */
 static Oid	floor_seq = InvalidOid;
 static Oid	epoch_seq = InvalidOid;
+static Oid	epoch_floor_seq = InvalidOid;	/* id_gen.snowflake_floor (1.4) */
 
 #define IDGEN_MAX_FLOOR_HOOKS 4
 static IdgenFloorHook floor_hooks[IDGEN_MAX_FLOOR_HOOKS];
@@ -190,6 +191,8 @@ clock_slot_clear(IdgenFloorSlot *s, bool init)
 		pg_atomic_init_u64(&s->ok_ms, 0);
 		pg_atomic_init_u64(&s->reserved_ms, 0);
 		pg_atomic_init_u64(&s->advances, 0);
+		pg_atomic_init_u64(&s->epoch_floor_ms, 0);
+		pg_atomic_init_u64(&s->old_epoch_ms, 0);
 		s->seq = InvalidOid;
 		return;
 	}
@@ -197,6 +200,8 @@ clock_slot_clear(IdgenFloorSlot *s, bool init)
 	pg_atomic_write_u64(&s->ok_ms, 0);
 	pg_atomic_write_u64(&s->reserved_ms, 0);
 	pg_atomic_write_u64(&s->advances, 0);
+	pg_atomic_write_u64(&s->epoch_floor_ms, 0);
+	pg_atomic_write_u64(&s->old_epoch_ms, 0);
 	s->seq = InvalidOid;
 }
 
@@ -243,8 +248,8 @@ idgen_clock_epoch_ms(void)
 void
 idgen_clock_relcache(Oid relid)
 {
-	if (!OidIsValid(relid) || relid == floor_seq || relid == epoch_seq)
-		floor_seq = epoch_seq = InvalidOid;
+	if (!OidIsValid(relid) || relid == floor_seq || relid == epoch_seq || relid == epoch_floor_seq)
+		floor_seq = epoch_seq = epoch_floor_seq = InvalidOid;
 }
 
 static Oid
@@ -272,6 +277,21 @@ clock_epoch_seq(void)
 			epoch_seq = rel;
 	}
 	return epoch_seq;
+}
+
+/* id_gen.snowflake_floor of this database, or InvalidOid before 1.4. */
+static Oid
+clock_epoch_floor_seq(void)
+{
+	if (!OidIsValid(epoch_floor_seq))
+	{
+		Oid			nsp = get_namespace_oid("id_gen", true);
+		Oid			rel = OidIsValid(nsp) ? get_relname_relid("snowflake_floor", nsp) : InvalidOid;
+
+		if (OidIsValid(rel) && get_rel_relkind(rel) == RELKIND_SEQUENCE)
+			epoch_floor_seq = rel;
+	}
+	return epoch_floor_seq;
 }
 
 /* A slot handed to another database (db_slots.hpp): nothing loaded. */
@@ -500,15 +520,32 @@ note_floor_epoch(int64 floor_ms, int64 epoch_ms)
 }
 
 /*
- * The epoch to persist beside a new floor: this start's, or, while a later
- * epoch is refused, the earlier one (the floor then still bounds the old
- * ids' time field).
+ * When new ids of this database pass the ones it holds from an earlier
+ * epoch (Unix ms), or 0 if it holds none.
  */
 static int64
-epoch_to_persist(int64 now_ms)
+db_epoch_refused_to(IdgenFloorSlot *slot)
+{
+	int64		ef = slot ? (int64) pg_atomic_read_u64(&slot->epoch_floor_ms) : 0;
+
+	if (ef <= 0)
+		return 0;
+	return clock_shared->epoch_ms + ef - (int64) pg_atomic_read_u64(&slot->old_epoch_ms);
+}
+
+/*
+ * The epoch to persist beside a new floor: this start's, or, while a later
+ * epoch is refused (server-wide, or for this database's ids), the earlier
+ * one (the floor then still bounds the old ids' time field).
+ */
+static int64
+epoch_to_persist(IdgenFloorSlot *slot, int64 now_ms)
 {
 	IdgenClockShared *cs = clock_shared;
 	int64		epoch = cs->epoch_ms;
+
+	if (now_ms <= db_epoch_refused_to(slot))
+		return (int64) pg_atomic_read_u64(&slot->old_epoch_ms);
 
 	SpinLockAcquire(&cs->mutex);
 	if (cs->old_epoch_ms >= 0 && now_ms - cs->epoch_ms <= cs->old_field_ms)
@@ -524,6 +561,20 @@ idgen_clock_check_epoch(const char *fname)
 	int64		old_epoch;
 	int64		old_field;
 
+	int64		db_until = db_epoch_refused_to(my_slot);
+
+	if (idgen_clock_now_ms() <= db_until)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s(): this database holds ids counted from an epoch earlier than id_gen.snowflake_epoch, and new ids would be smaller",
+						fname),
+				 errdetail("Ids were issued here up to %s counted from the epoch %s; counted from the server's epoch %s, new ids pass them only after %s. "
+						   "Other databases of the server are not affected.",
+						   format_unix_ms((int64) pg_atomic_read_u64(&my_slot->epoch_floor_ms)),
+						   format_epoch((int64) pg_atomic_read_u64(&my_slot->old_epoch_ms)),
+						   format_epoch(cs->epoch_ms), format_unix_ms(db_until)),
+				 errhint("Until then, generate these tables' snowflake ids in another database, or on a server with an "
+						 "id_gen.worker_id none of the old ids has: under the same worker id new ids could repeat them.")));
 	SpinLockAcquire(&cs->mutex);
 	old_epoch = cs->old_epoch_ms;
 	old_field = cs->old_field_ms;
@@ -585,14 +636,20 @@ wait_for_floor(int64 floor, const char *whose)
 		idgen_sleep_ms(floor - idgen_clock_now_ms() + 1);
 }
 
-/* Raise every stream above a floor read (under which ids counted from epoch_ms). */
+/*
+ * Raise every stream above a floor read (under which ids counted from
+ * epoch_ms).  raised_ms, the floors the clock has been waited for, only
+ * outside recovery: a standby raises its streams without waiting, so the
+ * first load after promotion must wait for the same floor, as after a
+ * restart, or snowflake_next() would meet a stream ahead of the clock.
+ */
 static void
 raise_streams(int64 floor, int64 epoch_ms)
 {
 	for (int i = 0; i < nfloor_hooks; i++)
 		floor_hooks[i] (floor, epoch_ms);
-	note_floor_epoch(floor, epoch_ms);
-	raise_u64(&clock_shared->raised_ms, floor);
+	if (!RecoveryInProgress())
+		raise_u64(&clock_shared->raised_ms, floor);
 }
 
 /*
@@ -618,6 +675,7 @@ load_server_floor(void)
 		if (found)
 		{
 			raise_streams(f.floor_ms, f.epoch_ms);
+			note_floor_epoch(f.floor_ms, f.epoch_ms);
 			raise_u64(&cs->server_ms, f.floor_ms);
 		}
 		pg_write_barrier();
@@ -663,6 +721,9 @@ load_floor(IdgenFloorSlot *slot)
 		int64		db_floor = idgen_sequence_last_value(seqoid, &is_called);
 		int64		db_epoch = cs->epoch_ms;
 
+		Oid			efloor_oid = clock_epoch_floor_seq();
+		int64		efloor = 0;
+
 		if (OidIsValid(epochoid))
 		{
 			int64		e = idgen_sequence_last_value(epochoid, &is_called);
@@ -670,6 +731,36 @@ load_floor(IdgenFloorSlot *slot)
 			if (is_called)
 				db_epoch = e;
 		}
+		if (OidIsValid(efloor_oid))
+			efloor = idgen_sequence_last_value(efloor_oid, &is_called);
+		/*
+		 * Ids of this database counted from an earlier epoch (it was restored
+		 * from a server with one, or the server's setting moved): they bound
+		 * this database's snowflake/jsid alone, up to the floor first found
+		 * under that epoch (id_gen.snowflake_floor; the database keeps the
+		 * epoch in id_gen.clock_epoch until new ids pass them).  The
+		 * server-wide streams see the floor in the server's epoch.
+		 */
+		if (!OidIsValid(efloor_oid))
+			note_floor_epoch(db_floor, db_epoch);	/* a 1.3 schema: 1.3's way */
+		else if (db_epoch < cs->epoch_ms && db_floor > db_epoch)
+		{
+			if (efloor <= 0)
+			{
+				efloor = db_floor;
+				/* else the next advance by a read-write caller writes it */
+				if (!in_recovery && !XactReadOnly && !IsInParallelMode())
+				{
+					idgen_sequence_setval(efloor_oid, efloor);
+					XLogFlush(XactLastRecEnd);
+				}
+			}
+			pg_atomic_write_u64(&slot->old_epoch_ms, (uint64) db_epoch);
+			pg_atomic_write_u64(&slot->epoch_floor_ms, (uint64) efloor);
+			db_epoch = cs->epoch_ms;
+		}
+		else
+			db_epoch = Max(db_epoch, cs->epoch_ms);
 		/*
 		 * A standby issues only timeuuids of its own stream, raised above the
 		 * floor below; it has nothing to wait for, and the primary's floor is
@@ -774,7 +865,7 @@ idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms)
 		LWLockAcquire(&cs->lock, LW_EXCLUSIVE);
 		if ((int64) pg_atomic_read_u64(&cs->server_ms) < unix_ms)
 		{
-			state_file_write(target, epoch_to_persist(now));
+			state_file_write(target, epoch_to_persist(nullptr, now));
 			raise_u64(&cs->server_ms, target);
 			wrote = true;
 		}
@@ -794,9 +885,19 @@ idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms)
 			int64		db_target = Max(target, stored);
 
 			idgen_sequence_setval(seqoid, db_target);
+			if ((int64) pg_atomic_read_u64(&slot->epoch_floor_ms) > 0 && OidIsValid(clock_epoch_floor_seq()))
+			{
+				/* The earlier epoch's floor while it binds, else none. */
+				int64		ef = idgen_sequence_last_value(clock_epoch_floor_seq(), &is_called);
+				int64		want = now <= db_epoch_refused_to(slot) ?
+					(int64) pg_atomic_read_u64(&slot->epoch_floor_ms) : 0;
+
+				if (ef != want)
+					idgen_sequence_setval(clock_epoch_floor_seq(), want);
+			}
 			if (OidIsValid(epochoid))
 			{
-				int64		epoch = epoch_to_persist(now);
+				int64		epoch = epoch_to_persist(slot, now);
 				int64		cur = idgen_sequence_last_value(epochoid, &is_called);
 
 				if (!is_called || cur != epoch)

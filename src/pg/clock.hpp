@@ -63,6 +63,15 @@ typedef struct IdgenFloorSlot
 	pg_atomic_uint64 ok_ms;		/* ids up to here are covered by every floor */
 	pg_atomic_uint64 reserved_ms;	/* this database's persisted floor */
 	pg_atomic_uint64 advances;	/* durable floor advances (file or WAL) since start */
+	/*
+	 * Snowflake ids and jsids this database holds were counted from
+	 * old_epoch_ms, earlier than the server's epoch, up to epoch_floor_ms
+	 * (Unix ms; id_gen.snowflake_floor, 0: none): snowflake/jsid refuse in
+	 * this database until new ids, counted from the server's epoch, pass
+	 * them.  Set under the floor's lock when the floor is loaded.
+	 */
+	pg_atomic_uint64 epoch_floor_ms;
+	pg_atomic_uint64 old_epoch_ms;
 	Oid			seq;			/* the id_gen.clock_floor whose floor this is */
 } IdgenFloorSlot;
 
@@ -147,7 +156,10 @@ extern int64 idgen_clock_epoch_ms(void);
 /*
  * ERROR 55000 if the epoch of this start is later than one under which ids
  * up to a floor read were issued and the clock has not yet passed them in
- * the new count (new ids would be smaller).  fname names the generator.
+ * the new count (new ids would be smaller): server-wide when the state file
+ * holds the earlier epoch (the server's own setting moved), else for this
+ * database alone (a database restored from a server with an earlier epoch).
+ * fname names the generator.
  */
 extern void idgen_clock_check_epoch(const char *fname);
 

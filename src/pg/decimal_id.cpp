@@ -40,9 +40,11 @@
 
 extern "C" {
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_db_role_setting.h"
 #include "commands/dbcommands.h"
 #include "executor/spi.h"
 #include "funcapi.h"
@@ -65,6 +67,7 @@ namespace dec = idgen::decimal_id;
 #define DEC_FROM_OID 0
 #define DEC_FROM_SETTING 1
 #define DEC_LEGACY 2
+#define DEC_CLAIMED 3
 
 typedef struct DecimalSlot
 {
@@ -157,7 +160,7 @@ decimal_slot(bool create)
 /* A database's generator id as decimal_id() would use it. */
 typedef struct DecimalGenerator
 {
-	int32		id;				/* -1: this database's setting is not a valid one */
+	int32		id;				/* -1: none (no valid claim, or an invalid setting) */
 	int32		source;			/* DEC_FROM_* */
 } DecimalGenerator;
 
@@ -186,123 +189,300 @@ earlier_generators_to(void)
 	return is_called ? last : -1;
 }
 
-/* The generator id of one row of resolve_generator()'s query. */
-static DecimalGenerator
-row_generator(uint64 r, Oid *oid, char **setting)
+/* id_gen.<name> if it exists in this database, else InvalidOid. */
+static Oid
+internal_sequence_if_any(const char *name)
 {
-	HeapTuple	tup = SPI_tuptable->vals[r];
-	bool		isnull;
-	DecimalGenerator g;
-	int32		v;
+	Oid			nsp = get_namespace_oid("id_gen", true);
 
-	*oid = DatumGetObjectId(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
-	*setting = SPI_getvalue(tup, SPI_tuptable->tupdesc, 3);
-	g.id = dec::derived_generator(*oid);
-	g.source = DEC_FROM_OID;
-	if (*setting != nullptr)
-	{
-		if (!parse_generator_setting(*setting, &v))
-			g.id = -1;
-		else if (v >= 0)
-		{
-			g.id = v;
-			g.source = DEC_FROM_SETTING;
-		}
-	}
-	return g;
+	return OidIsValid(nsp) ? get_relname_relid(name, nsp) : InvalidOid;
 }
 
 /*
- * This database's generator id: the setting stored for it, else derived
- * from its OID.  With check, ERROR 55000 when another database (every one
- * but template0-like ones, which refuse connections) would use the same, or
- * when id_gen 1.0 to 1.2 took it here; the hint names a free one.
+ * The claim this database keeps of its generator id (id_gen.decimal_claim:
+ * the claiming database's OID * 10^5 + the generator id), read as the
+ * extension owner.  false if there is none (never claimed, or a schema
+ * older than 1.4: *has_sequence tells).
  */
-static DecimalGenerator
-resolve_generator(bool check)
+static bool
+read_claim(int32 *generator, Oid *claimed_by, bool *has_sequence)
+{
+	Oid			seqoid = internal_sequence_if_any("decimal_claim");
+	bool		is_called;
+	int64		v;
+
+	*has_sequence = OidIsValid(seqoid) && get_rel_relkind(seqoid) == RELKIND_SEQUENCE;
+	if (!*has_sequence)
+		return false;
+	v = idgen_sequence_last_value(seqoid, &is_called);
+	if (!is_called || v <= 0)
+		return false;
+	*generator = (int32) (v % dec::kGeneratorScale);
+	*claimed_by = (Oid) (v / dec::kGeneratorScale);
+	return true;
+}
+
+/*
+ * What the shared catalogs say about generator ids: this database's setting
+ * (and whether it was written by the current transaction), and every other
+ * database's generator id (its setting, else the one id_gen 1.3 derived
+ * from its OID), every one but template0-like ones, which refuse
+ * connections.
+ */
+typedef struct DecimalCatalog
+{
+	bool		has_setting;	/* id_gen.decimal_generator_id set for this database */
+	bool		valid_setting;	/* ... and a generator id (or -1) */
+	int32		setting;
+	char	   *setting_text;
+	bool		setting_uncommitted;	/* written by this transaction */
+	int32		max_other_setting;	/* the largest another database has set, or -1 */
+	bool	   *used;			/* [generator id]: another database's */
+	char	  **user;			/* [generator id]: its name */
+} DecimalCatalog;
+
+static void
+read_catalog(DecimalCatalog *c)
 {
 	static const char *query =
 		"SELECT d.oid, d.datname::pg_catalog.text, "
 		"       (SELECT pg_catalog.substr(c, 29) FROM pg_catalog.unnest(s.setconfig) AS c "
-		"         WHERE pg_catalog.starts_with(pg_catalog.lower(c), 'id_gen.decimal_generator_id=') LIMIT 1) "
+		"         WHERE pg_catalog.starts_with(pg_catalog.lower(c), 'id_gen.decimal_generator_id=') LIMIT 1), "
+		"       s.xmin::pg_catalog.text "
 		"  FROM pg_catalog.pg_database d "
 		"  LEFT JOIN pg_catalog.pg_db_role_setting s "
 		"    ON s.setdatabase OPERATOR(pg_catalog.=) d.oid AND s.setrole OPERATOR(pg_catalog.=) 0 "
 		" WHERE d.datallowconn OR NOT d.datistemplate";
-	DecimalGenerator mine = {dec::derived_generator(MyDatabaseId), DEC_FROM_OID};
-	char	   *mine_setting = nullptr;
-	bool	   *used;
-	char	   *clash = nullptr;
-	int64		history;
-	int32		free_id = -1;
-	Oid			oid;
-	char	   *setting;
 
+	memset(c, 0, sizeof(*c));
+	c->max_other_setting = -1;
+	c->used = static_cast<bool *>(palloc0(sizeof(bool) * (dec::kMaxGenerator + 1)));
+	c->user = static_cast<char **>(palloc0(sizeof(char *) * (dec::kMaxGenerator + 1)));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	if (SPI_execute(query, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "decimal_id(): reading pg_database failed");
 	for (uint64 r = 0; r < SPI_processed; r++)
 	{
-		DecimalGenerator g = row_generator(r, &oid, &setting);
+		HeapTuple	tup = SPI_tuptable->vals[r];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+		Oid			oid = DatumGetObjectId(SPI_getbinval(tup, desc, 1, &isnull));
+		char	   *setting = SPI_getvalue(tup, desc, 3);
+		int32		v = -1;
+		bool		valid = setting == nullptr || parse_generator_setting(setting, &v);
 
 		if (oid == MyDatabaseId)
 		{
-			mine = g;
-			mine_setting = setting;
+			char	   *xmin = SPI_getvalue(tup, desc, 4);
+
+			c->has_setting = setting != nullptr && (!valid || v >= 0);
+			c->valid_setting = valid;
+			c->setting = v;
+			c->setting_text = setting ? MemoryContextStrdup(CurTransactionContext, setting) : nullptr;
+			c->setting_uncommitted = xmin != nullptr &&
+				TransactionIdIsCurrentTransactionId((TransactionId) strtoul(xmin, nullptr, 10));
+			continue;
 		}
+		if (!valid)
+			continue;
+		c->max_other_setting = Max(c->max_other_setting, v);
+		if (v < 0)
+			v = dec::derived_generator(oid);
+		if (!c->used[v])
+			c->user[v] = MemoryContextStrdup(CurTransactionContext, SPI_getvalue(tup, desc, 2));
+		c->used[v] = true;
+	}
+	SPI_finish();
+}
+
+static void
+refuse_unclaimed(const char *why, const char *detail, bool uncommitted = false)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("decimal_id(): %s", why),
+			 errdetail("%s", detail),
+			 uncommitted ?
+			 errhint("Commit the transaction that claimed it (CREATE EXTENSION id_gen, ALTER EXTENSION id_gen UPDATE "
+					 "or id_gen.decimal_id_claim()) before the first decimal_id().") :
+			 errhint("As a superuser, claim a generator id for this database: SELECT id_gen.decimal_id_claim(); "
+					 "then reconnect.")));
+}
+
+/*
+ * This database's generator id: the one it claimed (id_gen 1.4), else
+ * (schema 1.3) its setting, else derived from its OID.  With check, ERROR
+ * 55000 unless it may generate: the claim kept in the database and the
+ * setting in pg_db_role_setting agree, were committed, and no other
+ * database has the same generator id unless the claim was made by this
+ * very database (then the other one is its copy); the hint names the
+ * command that claims one.
+ */
+static DecimalGenerator
+resolve_generator(bool check)
+{
+	DecimalCatalog c;
+	DecimalGenerator mine = {-1, DEC_CLAIMED};
+	int32		claimed = -1;
+	Oid			claimed_by = InvalidOid;
+	bool		has_claims;
+	bool		has_claim = read_claim(&claimed, &claimed_by, &has_claims);
+
+	read_catalog(&c);
+	if (!has_claims)
+	{
+		/* id_gen 1.3's schema, until ALTER EXTENSION UPDATE claims. */
+		mine.id = !c.valid_setting ? -1 : c.has_setting ? c.setting : dec::derived_generator(MyDatabaseId);
+		mine.source = c.has_setting ? DEC_FROM_SETTING : DEC_FROM_OID;
+	}
+	else if (has_claim && c.has_setting && c.valid_setting && c.setting == claimed)
+	{
+		mine.id = claimed;
+		mine.source = DEC_CLAIMED;
 	}
 	if (!check)
-	{
-		SPI_finish();
 		return mine;
-	}
-	if (mine.id < 0)
+	if (!has_claims && mine.id < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("decimal_id(): id_gen.decimal_generator_id = \"%s\" set for this database is not a generator id",
-						mine_setting),
-				 errhint("As a superuser, ALTER DATABASE %s SET id_gen.decimal_generator_id to one from 0 to %d, or RESET it.",
-						 quote_identifier(get_database_name(MyDatabaseId)), dec::kMaxGenerator)));
-	/* Other databases' generator ids; an invalid setting keeps one from generating. */
-	used = static_cast<bool *>(palloc0(sizeof(bool) * (dec::kMaxGenerator + 1)));
-	for (uint64 r = 0; r < SPI_processed; r++)
-	{
-		DecimalGenerator g = row_generator(r, &oid, &setting);
-
-		if (oid == MyDatabaseId || g.id < 0)
-			continue;
-		used[g.id] = true;
-		if (clash == nullptr && g.id == mine.id)
-			clash = SPI_getvalue(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 2);
-	}
-	history = earlier_generators_to();
-	for (int32 g = Max(dec::kDerivedBase, (int32) history + 1); g <= dec::kMaxGenerator; g++)
-		if (!used[g] && g != mine.id)
-		{
-			free_id = g;
-			break;
-		}
-	if (mine.id <= history)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("decimal_id(): generator id %d was taken in this database by an earlier version of id_gen", mine.id),
-				 errdetail("id_gen 1.2 and earlier took generator ids 0 to %lld here (sequence id_gen.decimal_generator); "
-						   "ids made with them may be in its tables.", (long long) history),
-				 errhint("As a superuser, give this database a generator id above %lld that no other database uses, "
-						 "e.g. ALTER DATABASE %s SET id_gen.decimal_generator_id = %d, and reconnect.",
-						 (long long) history, quote_identifier(get_database_name(MyDatabaseId)), free_id)));
-	if (clash != nullptr)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("decimal_id(): database \"%s\" would use generator id %d too", clash, mine.id),
-				 errdetail("A database's generator id is id_gen.decimal_generator_id as set for it, else 50000 + its OID %% 50000; "
-						   "two databases with one generator id could issue the same ids."),
-				 errhint("As a superuser, give this database a generator id no other database uses, "
-						 "e.g. ALTER DATABASE %s SET id_gen.decimal_generator_id = %d, and reconnect.",
-						 quote_identifier(get_database_name(MyDatabaseId)), free_id)));
-	SPI_finish();
+						c.setting_text),
+				 errhint("Run ALTER EXTENSION id_gen UPDATE in this database.")));
+	if (has_claims && !has_claim)
+		refuse_unclaimed("this database has claimed no generator id",
+						 "A database claims its generator id at CREATE EXTENSION; a copy (CREATE DATABASE ... TEMPLATE, "
+						 "a restored dump) keeps no claim of its own.");
+	if (has_claims && (!c.has_setting || !c.valid_setting || c.setting != claimed))
+		refuse_unclaimed(psprintf("this database's claim of generator id %d does not match its id_gen.decimal_generator_id",
+								  claimed),
+						 "The database keeps the generator id it claimed beside the setting in pg_db_role_setting; "
+						 "they differ in a copy of another database, or after the setting was changed by hand.");
+	if (c.setting_uncommitted)
+		refuse_unclaimed(psprintf("the claim of generator id %d is not committed yet", mine.id),
+						 "Ids of a claim that might still roll back could be issued again by another database.", true);
+	if (c.used[mine.id] && (!has_claims || claimed_by != MyDatabaseId))
+		refuse_unclaimed(psprintf("database \"%s\" has generator id %d too", c.user[mine.id], mine.id),
+						 "Two databases with one generator id could issue the same ids; the database that claimed "
+						 "it keeps it, a copy claims another.");
+	if (mine.id <= earlier_generators_to())
+		refuse_unclaimed(psprintf("generator id %d was taken in this database by an earlier version of id_gen", mine.id),
+						 "id_gen 1.2 and earlier took generator ids from 0 upward here (sequence id_gen.decimal_generator); "
+						 "ids made with them may be in its tables.");
 	return mine;
+}
+
+/*
+ * id_gen.decimal_id_claim(new_generator, generator_id) → integer (superuser;
+ * the install scripts call it): claim a generator id for this database.
+ * A valid claim is kept unless new_generator; otherwise the id asked for,
+ * else the first one above every id this database is known to have had,
+ * that no other database has.  Written, in this transaction, into
+ * pg_db_role_setting (ALTER DATABASE ... SET id_gen.decimal_generator_id)
+ * and into id_gen.decimal_claim with this database's OID, under a lock on
+ * pg_db_role_setting that makes claims of the server's databases one at a
+ * time (an unprivileged role can take no lock that conflicts with it);
+ * decimal_id() refuses until it commits.
+ */
+/* The counter of this database has been used (it ran under id_gen 1.3's generator id). */
+static bool
+counter_used(void)
+{
+	Oid			seqoid = internal_sequence_if_any("decimal_counter");
+	bool		is_called = false;
+
+	if (OidIsValid(seqoid))
+		(void) idgen_sequence_last_value(seqoid, &is_called);
+	return is_called;
+}
+
+IDGEN_FUNCTION(decimal_id_claim)
+{
+	bool		new_generator = !PG_ARGISNULL(0) && PG_GETARG_BOOL(0);
+	int32		wanted = PG_ARGISNULL(1) ? -1 : PG_GETARG_INT32(1);
+	Oid			seqoid = idgen_internal_sequence("decimal_claim");
+	DecimalCatalog c;
+	int32		claimed = -1;
+	Oid			claimed_by = InvalidOid;
+	bool		has_claims;
+	bool		has_claim;
+	int64		history;
+	int32		above;
+	int32		id = -1;
+	char	   *dbname = get_database_name(MyDatabaseId);
+
+	if (!superuser())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("only a superuser may claim a decimal_id generator id")));
+	if (IsolationUsesXactSnapshot())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("id_gen.decimal_id_claim() must run at READ COMMITTED"),
+				 errdetail("It must see every claim other databases committed before it took its lock.")));
+	LockRelationOid(DbRoleSettingRelationId, ShareRowExclusiveLock);
+	has_claim = read_claim(&claimed, &claimed_by, &has_claims);
+	read_catalog(&c);
+	history = earlier_generators_to();
+	if (wanted < 0 && !new_generator && has_claim && claimed_by == MyDatabaseId &&
+		c.has_setting && c.valid_setting && c.setting == claimed && !c.used[claimed] && claimed > history)
+		PG_RETURN_INT32(claimed);
+	/*
+	 * Never one this database had (above its claim, its setting and 1.2's
+	 * history), nor one another database had: claims only grow, so above
+	 * every id set for any database.
+	 */
+	above = (int32) Max(history, (int64) Max(dec::kDerivedBase - 1, c.max_other_setting));
+	if (has_claim)
+		above = Max(above, claimed);
+	if (c.has_setting && c.valid_setting)
+		above = Max(above, c.setting);
+	if (wanted >= 0)
+	{
+		if (wanted > dec::kMaxGenerator || wanted <= history || c.used[wanted] ||
+			(has_claim && wanted <= claimed) || (c.has_setting && c.valid_setting && wanted <= c.setting))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("generator id %d cannot be claimed by this database", wanted),
+					 errdetail(wanted > dec::kMaxGenerator ? "A generator id is from 0 to 99999." :
+							   c.used[wanted] ? "Another database has it." :
+							   "A new claim is above every generator id this database has had."),
+					 errhint("Call id_gen.decimal_id_claim() without a generator id to take a free one.")));
+		id = wanted;
+	}
+	else if (!new_generator && !has_claim && counter_used() && c.valid_setting &&
+			 (id = c.has_setting ? c.setting : dec::derived_generator(MyDatabaseId)) > history &&
+			 !c.used[id])
+		;						/* ALTER EXTENSION UPDATE from 1.3 keeps the id its counter ran with */
+	else
+	{
+		id = -1;
+		for (int32 g = above + 1; g <= dec::kMaxGenerator; g++)
+			if (!c.used[g] && (has_claim || c.has_setting || g != dec::derived_generator(MyDatabaseId)))
+			{
+				id = g;
+				break;
+			}
+		if (id < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+					 errmsg("no generator id above %d is free for this database", above),
+					 errhint("Claim one no database has had: id_gen.decimal_id_claim(generator_id => n).")));
+	}
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute(psprintf("ALTER DATABASE %s SET id_gen.decimal_generator_id = %d",
+							 quote_identifier(dbname), id), false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "decimal_id_claim(): ALTER DATABASE failed");
+	/*
+	 * A new relfilenode, so that the setval below rolls back with the
+	 * setting (setval alone is not transactional).
+	 */
+	if (SPI_execute("ALTER SEQUENCE id_gen.decimal_claim RESTART", false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "decimal_id_claim(): ALTER SEQUENCE failed");
+	SPI_finish();
+	idgen_sequence_setval(seqoid, (int64) MyDatabaseId * dec::kGeneratorScale + id);
+	PG_RETURN_INT32(id);
 }
 
 /* The persisted reserved end of this database's counter. */
@@ -331,19 +511,9 @@ exhausted(int32 generator)
 			(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
 			 errmsg("decimal_id(): the counter of generator id %d is used up in this database", generator),
 			 errdetail("A generator id gives %lld ids per launch id.", (long long) dec::kMaxCounter),
-			 errhint("As a superuser, give this database a generator id no database has used "
-					 "(ALTER DATABASE %s SET id_gen.decimal_generator_id = n), restart its counter "
-					 "(SELECT setval('id_gen.decimal_counter', 0)) and reconnect.",
-					 quote_identifier(get_database_name(MyDatabaseId)))));
-}
-
-/* id_gen.<name> if it exists in this database, else InvalidOid. */
-static Oid
-internal_sequence_if_any(const char *name)
-{
-	Oid			nsp = get_namespace_oid("id_gen", true);
-
-	return OidIsValid(nsp) ? get_relname_relid(name, nsp) : InvalidOid;
+			 errhint("As a superuser, claim a new generator id and restart the counter "
+					 "(SELECT id_gen.decimal_id_claim(new_generator => true); SELECT setval('id_gen.decimal_counter', 0)) "
+					 "and reconnect: ids then start again from a low counter under the new generator id.")));
 }
 
 /*
@@ -446,10 +616,9 @@ decimal_slow(DecimalSlot *slot, uint64 seen)
 						(long long) warn_left, generator),
 				 errdetail("A generator id gives %lld ids per launch id; a WARNING comes once id_gen.headroom_warning_percent (%g%%) of them are reserved, where id_gen.headroom says warning.",
 						   (long long) dec::kMaxCounter, idgen_headroom_warning_percent),
-				 errhint("Plan a new generator id: as a superuser, ALTER DATABASE %s SET id_gen.decimal_generator_id "
-						 "to one no database has used, restart the counter (SELECT setval('id_gen.decimal_counter', 0)) "
-						 "when it is used up, and reconnect.",
-						 quote_identifier(get_database_name(MyDatabaseId)))));
+				 errhint("Plan a new generator id: when the counter is used up, as a superuser, "
+						 "SELECT id_gen.decimal_id_claim(new_generator => true); SELECT setval('id_gen.decimal_counter', 0); "
+						 "and reconnect.")));
 }
 
 /*
@@ -483,6 +652,37 @@ checked_launch_id(void)
 	pg_unreachable();
 }
 
+/*
+ * A backend's first decimal_id(): check this database's claim against the
+ * shared catalogs (ERROR unless it may generate), and make the slot issue
+ * under the claimed generator id.  A slot holding another one (loaded before
+ * a new claim: a reinstall, a claim after the counter's end) moves to the
+ * claimed one, its counter continuing above everything it reserved.
+ */
+static bool dec_attached = false;
+
+static void
+decimal_attach(DecimalSlot *slot)
+{
+	Oid			seqoid = internal_sequence_if_any("decimal_claim");
+
+	if (OidIsValid(seqoid))
+	{
+		Oid			counter_seq = idgen_internal_sequence("decimal_counter");
+		DecimalGenerator g;
+		uint64		word;
+
+		LockRelationOid(counter_seq, ShareUpdateExclusiveLock);
+		g = resolve_generator(true);
+		word = pg_atomic_read_u64(&slot->word);
+		if (word != 0 && dec::word_generator(word) != g.id && dec::word_counter(word) < dec::kMaxCounter)
+			publish(slot, g, Max(Max((int64) pg_atomic_read_u64(&slot->reserved), dec::word_counter(word)),
+								 persisted_counter(counter_seq)));
+		UnlockRelationOid(counter_seq, ShareUpdateExclusiveLock);
+	}
+	dec_attached = true;
+}
+
 /* decimal_id() → bigint. */
 IDGEN_FUNCTION(decimal_id)
 {
@@ -492,6 +692,8 @@ IDGEN_FUNCTION(decimal_id)
 
 	idgen_check_can_generate("decimal_id");
 	slot = decimal_slot(true);
+	if (unlikely(!dec_attached))
+		decimal_attach(slot);
 	for (;;)
 	{
 		uint64		word = pg_atomic_read_u64(&slot->word);
@@ -563,16 +765,17 @@ IDGEN_FUNCTION(decimal_id_state)
 				 errhint("Run ALTER EXTENSION id_gen UPDATE in this database.")));
 	idgen::node_identity::Resolved launch = idgen_node_launch();
 
-	if (word != 0)
+	if (word != 0 && slot->source == DEC_LEGACY)
+		g.id = dec::word_generator(word), g.source = DEC_LEGACY;
+	else
+		g = resolve_generator(false);
+	if (word != 0 && dec::word_generator(word) == g.id)
 	{
-		g.id = dec::word_generator(word);
-		g.source = slot->source;
 		counter = dec::word_counter(word);
 		reserved = (int64) pg_atomic_read_u64(&slot->reserved);
 	}
 	else
 	{
-		g = resolve_generator(false);
 		reserved = persisted_counter(idgen_internal_sequence("decimal_counter"));
 		counter = reserved;
 		nulls[3] = true;
@@ -581,7 +784,8 @@ IDGEN_FUNCTION(decimal_id_state)
 	values[0] = Int32GetDatum(launch.id);
 	nulls[1] = g.id < 0;
 	values[1] = Int32GetDatum(g.id);
-	values[2] = CStringGetTextDatum(g.id < 0 ? "id_gen.decimal_generator_id (not a generator id)" :
+	values[2] = CStringGetTextDatum(g.id < 0 ? "none (no valid claim)" :
+									g.source == DEC_CLAIMED ? "claimed" :
 									g.source == DEC_FROM_SETTING ? "id_gen.decimal_generator_id" :
 									g.source == DEC_LEGACY ? "id_gen.decimal_generator (before 1.3)" : "database OID");
 	values[3] = Int64GetDatum(counter);
@@ -607,6 +811,8 @@ IDGEN_FUNCTION(decimal_id_skip)
 				 errmsg("the counter must be between 0 and %lld", (long long) dec::kMaxCounter)));
 	idgen_check_can_generate("decimal_id_skip");
 	slot = decimal_slot(true);
+	if (!dec_attached)
+		decimal_attach(slot);
 	for (;;)
 	{
 		uint64		word = pg_atomic_read_u64(&slot->word);

@@ -1,14 +1,15 @@
 # decimal_id() and the extension's own objects: a database's counter is
 # reserved ahead in its sequence id_gen.decimal_counter and its generator id
-# comes from its OID, so DROP EXTENSION and CREATE EXTENSION keep the
-# generator id and recreate the sequence from 0.
+# is claimed at CREATE EXTENSION, so DROP EXTENSION and CREATE EXTENSION
+# claim a new generator id (above the old one, which the database's setting
+# still names) and recreate the sequence from 0.
 #
 # While the server runs, the shared memory slot still knows the reserved
 # end, and the first reservation raises the new sequence above it: no id
-# repeats, across a later restart or crash too.  The limit, as for any
-# sequence dropped and created again: a reinstall with a restart in between
-# (the sequence dropped, the slot gone) starts the counter again.  A second
-# database never shares a generator id with the first.
+# repeats, across a later restart or crash too.  A reinstall with a restart
+# in between (the sequence dropped, the slot gone) starts the counter again,
+# under the new generator id: ids repeat nothing but stop increasing.  A
+# second database never shares a generator id with the first.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -33,7 +34,7 @@ is($node->safe_psql('postgres',
 	't', 'the new sequence was raised above the counter of the old one');
 is($node->safe_psql('postgres',
 	'SELECT count(DISTINCT (decimal_id_decode(id)).generator_id) FROM ids'),
-	'1', 'the generator id stays (it comes from the database OID)');
+	'2', 'the reinstall claimed a new generator id');
 
 # So a restart and a crash after the reinstall repeat nothing either.
 $node->restart;
@@ -57,14 +58,17 @@ is($node->safe_psql('postgres',
 	"SELECT count(*) FROM (SELECT (decimal_id_decode(id)).generator_id g FROM ids GROUP BY 1 HAVING count(DISTINCT db) > 1) s"),
 	'0', 'no generator id is used by two databases');
 
-# The documented limit: DROP EXTENSION drops the counter's sequence; with a
-# restart before CREATE EXTENSION nothing remembers it, and the counter
-# starts again, as a sequence dropped and created again would.
+# DROP EXTENSION drops the counter's sequence; with a restart before CREATE
+# EXTENSION nothing remembers it, and the counter starts again, as a
+# sequence dropped and created again would, but under a new generator id.
 $node->safe_psql('postgres', 'DROP EXTENSION id_gen');
 $node->restart;
 $node->safe_psql('postgres', 'CREATE EXTENSION id_gen');
 is($node->safe_psql('postgres', 'SELECT (decimal_id_decode(decimal_id())).counter'),
-	'1', 'a reinstall across a restart starts the counter again (the limit)');
+	'1', 'a reinstall across a restart starts the counter again');
+($ret, $out, $err) = $node->psql('postgres',
+	"INSERT INTO ids SELECT 'postgres', decimal_id() FROM generate_series(1, 100)");
+is($ret, 0, 'under a new generator id: no id repeats') or diag($err);
 
 $node->stop;
 done_testing();

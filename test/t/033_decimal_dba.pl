@@ -1,15 +1,16 @@
 # decimal_id() through what a DBA does to a server: every id any database
 # of the test ever issued goes into one hash, and no id may come twice.
 #
-# A database keeps one generator id for its life (50000 + its OID % 50000)
-# and a persistent counter reserved ahead in its sequence
-# id_gen.decimal_counter, so the state travels with the database's own
-# WAL-logged objects: a restart burns no generator id and resumes above the
-# reserved end, a crash repeats nothing, a standby (even with
-# max_replication_slots = 0) replays it and continues after promotion,
-# pg_upgrade keeps the database OIDs and the sequences, and a copy
-# (CREATE DATABASE ... TEMPLATE, pg_dump and pg_restore into another
-# database) gets a new OID, hence a new generator id, and the counter.
+# A database claims its generator id (at CREATE EXTENSION: its setting in
+# pg_db_role_setting and id_gen.decimal_claim) and keeps a persistent
+# counter reserved ahead in its sequence id_gen.decimal_counter, so the
+# state travels with the database's own WAL-logged objects: a restart burns
+# no generator id and resumes above the reserved end, a crash repeats
+# nothing, a standby (even with max_replication_slots = 0) replays it and
+# continues after promotion, pg_upgrade keeps the claims and the sequences,
+# and a copy (CREATE DATABASE ... TEMPLATE, pg_dump and pg_restore into
+# another database) refuses until a superuser claims a generator id for it,
+# then continues the counter.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -40,6 +41,16 @@ sub state
 	return $node->safe_psql($db, "SELECT $col FROM decimal_id_state()");
 }
 
+# take(), after the claim a copy must make first (its refusal names it).
+sub take_claimed
+{
+	my ($node, $db, $n) = @_;
+	my ($ret, $out, $err) = $node->psql($db, 'SELECT decimal_id()');
+	like($err, qr/SELECT id_gen\.decimal_id_claim\(\)/, "$db refuses before its claim, and the hint names it");
+	$node->safe_psql($db, 'SELECT id_gen.decimal_id_claim()');
+	return take($node, $db, $n);
+}
+
 sub first_counter
 {
 	my ($node, $db) = @_;
@@ -60,8 +71,7 @@ for my $db ('a', 'b')
 }
 my $ga = state($node, 'a', 'generator_id');
 my $gb = state($node, 'b', 'generator_id');
-is($ga, 50000 + $node->safe_psql('a', "SELECT oid::bigint % 50000 FROM pg_database WHERE datname = 'a'"),
-	'the generator id of a database is 50000 + its OID % 50000');
+is(state($node, 'a', 'generator_source'), 'claimed', 'a database claims its generator id at CREATE EXTENSION');
 isnt($ga, $gb, 'two databases have different generator ids');
 
 # Restart: the same generator id, the counter resumes above the reserved end.
@@ -78,9 +88,9 @@ $node->start;
 is(take($node, 'a', 1000), 0, 'after a crash no id repeats');
 is(state($node, 'a', 'generator_id'), $ga, 'a crash burns no generator id');
 
-# A copy of the database: a new OID, so a new generator id, and the counter.
+# A copy of the database: no claim of its own until it makes one.
 $node->safe_psql('postgres', 'CREATE DATABASE c TEMPLATE a');
-is(take($node, 'c', 1000), 0, 'a copy made with CREATE DATABASE ... TEMPLATE repeats no id');
+is(take_claimed($node, 'c', 1000), 0, 'a copy made with CREATE DATABASE ... TEMPLATE repeats no id');
 isnt(state($node, 'c', 'generator_id'), $ga, 'the copy has a generator id of its own');
 
 # pg_dump and pg_restore into another database of the same server, and into
@@ -90,7 +100,7 @@ command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $node->connstr('a') ], 'pg_dum
 $node->safe_psql('postgres', 'CREATE DATABASE d TEMPLATE template0');
 command_ok([ 'pg_restore', '-d', $node->connstr('d'), $dump ], 'restored into database d');
 my $d_ids = $node->safe_psql('d', 'SELECT count(*) FROM ids');
-is(take($node, 'd', 1000), 0, 'the restored database repeats no id of any database');
+is(take_claimed($node, 'd', 1000), 0, 'the restored database repeats no id of any database');
 isnt(state($node, 'd', 'generator_id'), $ga, 'and has a generator id of its own');
 
 my $fresh = PostgreSQL::Test::Cluster->new('dec_fresh');
@@ -99,6 +109,7 @@ $fresh->append_conf('postgresql.conf', "id_gen.launch_id = 7\n");
 $fresh->start;
 $fresh->safe_psql('postgres', 'CREATE DATABASE a2');
 command_ok([ 'pg_restore', '-d', $fresh->connstr('a2'), $dump ], 'restored into a fresh server');
+$fresh->safe_psql('a2', 'SELECT id_gen.decimal_id_claim()');
 my ($ret, $out, $err) = $fresh->psql('a2',
 	'INSERT INTO ids SELECT decimal_id() FROM generate_series(1, 1000)');
 is($ret, 0, 'the restored database of a fresh server repeats none of the dumped ids') or diag($err);
@@ -122,9 +133,9 @@ is(state($standby, 'a', 'generator_id'), $ga, 'and keeps the generator ids');
 
 # pg_upgrade (15 -> 15) of the promoted standby: database OIDs, the
 # sequences and database settings are carried, ids continue in both
-# databases.  b is given a generator id by setting (taken at its first use
-# after the upgrade, with the counter continuing).
-$standby->safe_psql('postgres', 'ALTER DATABASE b SET id_gen.decimal_generator_id = 99990');
+# databases.  b claims another generator id first (taken at its next
+# connection, with the counter continuing).
+$standby->safe_psql('b', 'SELECT id_gen.decimal_id_claim(generator_id => 99990)');
 $standby->stop;
 my $new = PostgreSQL::Test::Cluster->new('dec_upgraded');
 $new->init;
@@ -144,9 +155,9 @@ command_ok(
 $new->start;
 is(take($new, 'a', 1000) + take($new, 'b', 1000), 0, 'after pg_upgrade neither database repeats an id');
 is($new->safe_psql('a', 'SELECT generator_id FROM decimal_id_state()'), $ga,
-	'pg_upgrade keeps the generator id (the database OID)');
+	'pg_upgrade keeps the generator id claimed');
 is($new->safe_psql('b', 'SELECT generator_id, generator_source FROM decimal_id_state()'),
-	'99990|id_gen.decimal_generator_id', 'and the generator id set for a database');
+		'99990|claimed', 'and the one claimed before it');
 is($new->safe_psql('a', 'SELECT count(*) = count(DISTINCT id) FROM ids'), 't', 'a holds distinct ids');
 $new->stop;
 

@@ -101,5 +101,33 @@ for my $t ('own_key', 'bound')
 		"$t: no new id at or below the restored ones");
 }
 
+
+# A partial dump that leaves out one keyed table (issue 25, finding 1): the
+# other keys must come back as they were, a bound key still bound to the
+# application's sequence.  Open: id_gen.hilo_key names tables by regclass, so
+# its COPY fails as a whole for the row of the table left out, and the bound
+# key comes back as a key of its own just above the rows, where the
+# application's next blocks may lie.  It needs
+# keys kept as sequences owned by their columns (issue 25's redesign).
+my $excl = $node->basedir . '/excluded.dump';
+$node->command_ok(
+	[ 'pg_dump', '-Fc', '--exclude-table', '"App Schema"."Line Items"', '-d', $node->connstr('postgres'),
+	  '-f', $excl ],
+	'pg_dump --exclude-table of one keyed table');
+$node->safe_psql('postgres', 'CREATE DATABASE excluded');
+my @restore = ('pg_restore', '-d', $node->connstr('excluded'), $excl);
+my $restored = run_log(\@restore);
+TODO:
+{
+	local $TODO = 'issue 25, finding 1: keys as sequences owned by their columns';
+	ok($restored, 'pg_restore of the partial dump without errors');
+	is($node->safe_psql('excluded',
+			"SELECT count(*) FROM id_gen.hilo_keys WHERE table_name IN ('own_key'::regclass, 'bound'::regclass)"),
+		'2', 'the keys of the tables dumped came back');
+	$node->safe_psql('excluded', "INSERT INTO bound (v) VALUES (0)");
+	is($node->safe_psql('excluded', "SELECT own_sequence FROM id_gen.hilo_keys WHERE table_name = 'bound'::regclass"),
+		'f', 'the bound key still draws from the application\'s sequence');
+}
+
 $node->stop;
 done_testing();

@@ -50,6 +50,7 @@ extern "C" {
 #include "funcapi.h"
 #include "storage/lmgr.h"
 #include "utils/lsyscache.h"
+#include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 }
 
@@ -260,7 +261,17 @@ read_catalog(DecimalCatalog *c)
 	c->user = static_cast<char **>(palloc0(sizeof(char *) * (dec::kMaxGenerator + 1)));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute(query, true, 0) != SPI_OK_SELECT)
+	/*
+	 * Read with the latest snapshot, not the transaction's: under REPEATABLE
+	 * READ or SERIALIZABLE (a server's or database's default) the
+	 * transaction's snapshot may predate a claim another database committed
+	 * before we took the lock on pg_db_role_setting.
+	 */
+	SPIPlanPtr	plan = SPI_prepare(query, 0, nullptr);
+
+	if (plan == nullptr ||
+		SPI_execute_snapshot(plan, nullptr, nullptr, GetLatestSnapshot(), InvalidSnapshot,
+							 true, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "decimal_id(): reading pg_database failed");
 	for (uint64 r = 0; r < SPI_processed; r++)
 	{
@@ -415,11 +426,6 @@ IDGEN_FUNCTION(decimal_id_claim)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("only a superuser may claim a decimal_id generator id")));
-	if (IsolationUsesXactSnapshot())
-		ereport(ERROR,
-				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
-				 errmsg("id_gen.decimal_id_claim() must run at READ COMMITTED"),
-				 errdetail("It must see every claim other databases committed before it took its lock.")));
 	LockRelationOid(DbRoleSettingRelationId, ShareRowExclusiveLock);
 	has_claim = read_claim(&claimed, &claimed_by, &has_claims);
 	read_catalog(&c);

@@ -105,5 +105,22 @@ $fresh->safe_psql('orders', 'CREATE EXTENSION id_gen');
 is(take_claiming($fresh, 'orders', 1000, 'reinstall'), 0, 'a reinstall across a restart repeats no id');
 is(take($fresh, 'billing', 1000), 0, 'and billing goes on');
 
+# A database whose default isolation is not READ COMMITTED: the claim reads
+# the other databases' claims with the latest snapshot, and CREATE EXTENSION
+# works there as anywhere.
+$fresh->safe_psql('postgres', 'CREATE DATABASE rr');
+$fresh->safe_psql('postgres', "ALTER DATABASE rr SET default_transaction_isolation = 'serializable'");
+my ($rr_ret, $rr_out, $rr_err) = $fresh->psql('rr', 'CREATE EXTENSION id_gen');
+is($rr_ret, 0, 'CREATE EXTENSION in a database whose default isolation is serializable')
+  or diag($rr_err);
+is($fresh->safe_psql('rr', 'SELECT count(DISTINCT decimal_id()) FROM generate_series(1, 100)'),
+	'100', 'and decimal_id() works there');
+is($fresh->safe_psql('postgres', q{
+	SELECT count(DISTINCT g), count(g)
+	  FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase,
+	       LATERAL substring(s.setconfig::text from 'id_gen.decimal_generator_id=(\d+)') g
+	 WHERE d.datname IN ('orders', 'billing', 'rr') AND s.setrole = 0}),
+	'3|3', 'its generator id is one neither other database has');
+
 $fresh->stop;
 done_testing();

@@ -401,23 +401,46 @@ hilo_fetch_key(Oid relid, HiloKeyRow *row, bool *mine)
 bool
 hilo_read_key(Oid relid, HiloKeyRow *row, bool missing_ok)
 {
-	if (!hilo_fetch_key(relid, row, NULL))
-		return false;
-	row->seqid = hilo_seq_resolve(row->seqname);
-	if (!OidIsValid(row->seqid))
+	for (int attempt = 0;; attempt++)
 	{
+		HeapTuple	seq;
+
+		if (!hilo_fetch_key(relid, row, NULL))
+			return false;
+		row->seqid = hilo_seq_resolve(row->seqname);
+		if (!OidIsValid(row->seqid))
+		{
+			/*
+			 * The row, read with the latest snapshot, may name a sequence
+			 * created by a change committed since this backend last read
+			 * the invalidation queue (a block size grown, a bind): read it,
+			 * retry.
+			 */
+			AcceptInvalidationMessages();
+			row->seqid = hilo_seq_resolve(row->seqname);
+		}
+		row->increment = 0;
+		if (!OidIsValid(row->seqid))
+			break;
+		seq = SearchSysCache1(SEQRELID, ObjectIdGetDatum(row->seqid));
+		if (HeapTupleIsValid(seq))
+		{
+			row->increment = ((Form_pg_sequence) GETSTRUCT(seq))->seqincrement;
+			ReleaseSysCache(seq);
+			break;
+		}
 		/*
-		 * The row, read with the latest snapshot, may name a sequence
-		 * created by a change committed since this backend last read the
-		 * invalidation queue (a block size grown, a bind): read it, retry.
+		 * A growing block size committed since the row was read has dropped
+		 * the sequence it named: read the row again.
 		 */
 		AcceptInvalidationMessages();
-		row->seqid = hilo_seq_resolve(row->seqname);
+		if (attempt >= 3)
+		{
+			row->seqid = InvalidOid;
+			break;
+		}
 	}
-	row->increment = 0;
-	if (OidIsValid(row->seqid))
-		row->increment = hilo_seq_increment(row->seqid);
-	else if (!missing_ok)
+	if (!OidIsValid(row->seqid) && !missing_ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("sequence %s of the Hi/Lo key of table %s does not exist",

@@ -48,7 +48,7 @@ RESET id_gen.test_clock_offset_ms;
 
 -- 2. The clock: the floor runs at most one step (1000 ms) ahead of the clock.
 -- Set back 10 s (within a backward tolerance of 20 s): warning.  Set back 60 s,
--- more than the step plus the tolerance (time-based generators refuse): critical.
+-- more than the step plus the tolerance (snowflake and jsid refuse): critical.
 ALTER SYSTEM SET id_gen.max_clock_backward_ms = 20000;
 SELECT pg_reload_conf();
 SELECT pg_sleep(0.5);

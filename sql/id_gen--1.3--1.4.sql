@@ -96,6 +96,70 @@ REVOKE ALL ON SEQUENCE id_gen.snowflake_floor FROM PUBLIC;
 COMMENT ON SEQUENCE id_gen.snowflake_floor IS
     'time (Unix ms, in the server''s epoch) before which snowflake and jsid ids of this database, counted from an earlier epoch, would not be exceeded';
 
+-- The worker id whose snowflake ids and jsids id_gen.clock_floor covers
+-- (-1: any).  A floor read further ahead of the clock than a reservation
+-- runs (the clock ran ahead, then a restart) refuses that worker id alone
+-- until the clock passes it; another worker id, and timeuuid_next() above
+-- the floor, go on.  Set by the extension only.
+CREATE SEQUENCE id_gen.clock_worker MINVALUE -1 MAXVALUE 1023 START -1 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.clock_worker', '');
+REVOKE ALL ON SEQUENCE id_gen.clock_worker FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.clock_worker IS
+    'worker id (-1: any) of the snowflake and jsid ids up to id_gen.clock_floor in this database';
+
+-- The clock: the persisted floor (snowflake_state().clock_floor) runs at most
+-- one step ahead of the clock; further ahead, the clock went back.  Beyond the
+-- step plus id_gen.max_clock_backward_ms snowflake_next() and jsid_next()
+-- refuse until the clock passes the floor; after a restart only under the
+-- worker id kept with it (id_gen.clock_worker), and timeuuid_next() continues
+-- above it.  The backward steps counted are snowflake_next()'s (jsid_state()
+-- has jsid's).
+-- The WARNINGs of snowflake_state() are the snowflake row's to give.
+CREATE OR REPLACE FUNCTION id_gen.headroom_clock() RETURNS SETOF id_gen.headroom_row
+    LANGUAGE sql VOLATILE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    SET client_min_messages = error
+    AS $$
+SELECT 'clock', 'this server',
+       NULL::double precision, NULL::text, NULL::double precision,
+       CASE WHEN c.lead_ms > t.clock_floor_step_ms + t.max_clock_backward_ms THEN 'critical'
+            WHEN c.lead_ms > t.clock_floor_step_ms THEN 'warning'
+            ELSE 'ok' END,
+       CASE WHEN c.lead_ms IS NULL
+            THEN 'the clock floor is not loaded yet (no time-based id generated in this database since the start)'
+            WHEN c.lead_ms > t.clock_floor_step_ms + t.max_clock_backward_ms
+            THEN format('the clock is %s ms behind the persisted clock floor, more than the %s ms step plus id_gen.max_clock_backward_ms (%s ms): '
+                        'snowflake_next() and jsid_next() refuse until it passes the floor (after a restart only under the worker id '
+                        'that issued ids up to it: another id_gen.worker_id is the way out), timeuuid_next() continues above it',
+                        c.lead_ms - t.clock_floor_step_ms,
+                        t.clock_floor_step_ms, t.max_clock_backward_ms)
+            WHEN c.lead_ms > t.clock_floor_step_ms
+            THEN format('the clock went back: the floor is %s ms ahead of it (at most %s ms when the clock is right)',
+                        c.lead_ms, t.clock_floor_step_ms)
+            ELSE format('the clock floor is %s ms ahead of the clock (at most %s ms)', c.lead_ms, t.clock_floor_step_ms)
+       END
+       || CASE WHEN s.clock_backward_errors > 0
+               THEN format('; %s calls refused since the start because the clock went back', s.clock_backward_errors)
+               ELSE '' END
+       || CASE WHEN lb.at IS NOT NULL
+               THEN format('; last backward step seen %s', to_char(lb.at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'))
+               ELSE '' END,
+       -- (the counts since the start only inform: rate() of the exporter's
+       -- metric says whether it happens now)
+       jsonb_build_object('clock_floor', s.clock_floor, 'clock_floor_lead_ms', c.lead_ms,
+                          'clock_backward_events', s.clock_backward_events,
+                          'clock_backward_errors', s.clock_backward_errors,
+                          'clock_floor_advances', s.clock_floor_advances,
+                          'last_clock_backward', lb.at,
+                          'max_clock_backward_ms', t.max_clock_backward_ms, 'since', s.started)
+  FROM @extschema@.snowflake_state() s, id_gen.headroom_thresholds() t,
+       LATERAL (SELECT id_gen.clock_last_backward() AS at) lb,
+       LATERAL (SELECT round((extract(epoch FROM s.clock_floor) - extract(epoch FROM s.time_exhausted_at)
+                                   + extract(epoch FROM s.time_left)) * 1000)::bigint AS lead_ms) c
+$$;
+COMMENT ON FUNCTION id_gen.headroom_clock() IS
+    'the clock: how far the persisted clock floor runs ahead of it, and the backward steps seen since the start';
+
 -- decimal_id(): the generator id is claimed (see id_gen--1.4.sql); the
 -- update claims the one the counter ran with under 1.3 when no other
 -- database has it, else a new one.

@@ -258,6 +258,17 @@ REVOKE ALL ON SEQUENCE id_gen.snowflake_floor FROM PUBLIC;
 COMMENT ON SEQUENCE id_gen.snowflake_floor IS
     'time (Unix ms, in the server''s epoch) before which snowflake and jsid ids of this database, counted from an earlier epoch, would not be exceeded';
 
+-- The worker id whose snowflake ids and jsids id_gen.clock_floor covers
+-- (-1: any).  A floor read further ahead of the clock than a reservation
+-- runs (the clock ran ahead, then a restart) refuses that worker id alone
+-- until the clock passes it; another worker id, and timeuuid_next() above
+-- the floor, go on.  Set by the extension only.
+CREATE SEQUENCE id_gen.clock_worker MINVALUE -1 MAXVALUE 1023 START -1 NO CYCLE;
+SELECT pg_catalog.pg_extension_config_dump('id_gen.clock_worker', '');
+REVOKE ALL ON SEQUENCE id_gen.clock_worker FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.clock_worker IS
+    'worker id (-1: any) of the snowflake and jsid ids up to id_gen.clock_floor in this database';
+
 -- decimal_id(): a database's generator id is its own for its life
 -- (id_gen.decimal_generator_id set for it, else 50000 + its OID % 50000);
 -- its counter is reserved ahead in id_gen.decimal_counter (WAL-flushed
@@ -1370,9 +1381,11 @@ COMMENT ON FUNCTION id_gen.clock_last_backward() IS
 
 -- The clock: the persisted floor (snowflake_state().clock_floor) runs at most
 -- one step ahead of the clock; further ahead, the clock went back.  Beyond the
--- step plus id_gen.max_clock_backward_ms the generators refuse to issue (and
--- after a restart refuse to start) until the clock passes the floor.  The
--- backward steps counted are snowflake_next()'s (jsid_state() has jsid's).
+-- step plus id_gen.max_clock_backward_ms snowflake_next() and jsid_next()
+-- refuse until the clock passes the floor; after a restart only under the
+-- worker id kept with it (id_gen.clock_worker), and timeuuid_next() continues
+-- above it.  The backward steps counted are snowflake_next()'s (jsid_state()
+-- has jsid's).
 -- The WARNINGs of snowflake_state() are the snowflake row's to give.
 CREATE FUNCTION id_gen.headroom_clock() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL SAFE
@@ -1388,7 +1401,9 @@ SELECT 'clock', 'this server',
             THEN 'the clock floor is not loaded yet (no time-based id generated in this database since the start)'
             WHEN c.lead_ms > t.clock_floor_step_ms + t.max_clock_backward_ms
             THEN format('the clock is %s ms behind the persisted clock floor, more than the %s ms step plus id_gen.max_clock_backward_ms (%s ms): '
-                        'time-based generators refuse until the clock passes it', c.lead_ms - t.clock_floor_step_ms,
+                        'snowflake_next() and jsid_next() refuse until it passes the floor (after a restart only under the worker id '
+                        'that issued ids up to it: another id_gen.worker_id is the way out), timeuuid_next() continues above it',
+                        c.lead_ms - t.clock_floor_step_ms,
                         t.clock_floor_step_ms, t.max_clock_backward_ms)
             WHEN c.lead_ms > t.clock_floor_step_ms
             THEN format('the clock went back: the floor is %s ms ahead of it (at most %s ms when the clock is right)',

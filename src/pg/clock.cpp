@@ -35,6 +35,7 @@
 #include "pg/db_slots.hpp"
 #include "pg/extension_owner.hpp"
 #include "pg/guc.hpp"
+#include "pg/node_identity.hpp"
 #include "pg/shmem.hpp"
 #include "pg/unix_time.hpp"
 
@@ -61,10 +62,12 @@ extern "C" {
 #include <unistd.h>
 #include <ctime>
 
+#include "core/snowflake.hpp"
+
 #define IDGEN_CLOCK_STATE_FILE "id_gen_clock.state"
 #define IDGEN_CLOCK_STATE_TEMP "id_gen_clock.state.tmp"
 #define IDGEN_CLOCK_STATE_MAGIC 0x49444743	/* "IDGC" */
-#define IDGEN_CLOCK_STATE_VERSION 1
+#define IDGEN_CLOCK_STATE_VERSION 2
 
 /* The state file's contents, in the server's byte order. */
 typedef struct ClockStateFile
@@ -73,8 +76,19 @@ typedef struct ClockStateFile
 	uint32		version;
 	int64		floor_ms;		/* ids may have been issued up to here (Unix ms) */
 	int64		epoch_ms;		/* snowflake/jsid ids up to it count from here */
+	int32		worker;			/* ... under this worker id (-1: any) */
 	pg_crc32c	crc;			/* of everything above */
 } ClockStateFile;
+
+/* Version 1 (id_gen 1.3): no worker id, so any. */
+typedef struct ClockStateFileV1
+{
+	uint32		magic;
+	uint32		version;
+	int64		floor_ms;
+	int64		epoch_ms;
+	pg_crc32c	crc;
+} ClockStateFileV1;
 
 typedef struct IdgenClockShared
 {
@@ -84,6 +98,10 @@ typedef struct IdgenClockShared
 	pg_atomic_uint32 file_loaded;	/* the state file has been read */
 	pg_atomic_uint64 server_ms;	/* the state file's floor, durable */
 	pg_atomic_uint64 raised_ms;	/* the streams are above every floor read up to here */
+	int32		server_worker;	/* the state file's worker id, under the LWLock */
+	/* The state file's floor read as a glitch (IdgenFloorSlot.glitch_ms). */
+	pg_atomic_uint64 glitch_ms;
+	pg_atomic_uint32 glitch_worker;
 	slock_t		mutex;
 	/*
 	 * Floors read that were reached under an earlier epoch than this start's:
@@ -106,6 +124,7 @@ static IdgenFloorSlot *my_slot = nullptr;
 static Oid	floor_seq = InvalidOid;
 static Oid	epoch_seq = InvalidOid;
 static Oid	epoch_floor_seq = InvalidOid;	/* id_gen.snowflake_floor (1.4) */
+static Oid	worker_seq = InvalidOid;	/* id_gen.clock_worker (1.4) */
 
 #define IDGEN_MAX_FLOOR_HOOKS 4
 static IdgenFloorHook floor_hooks[IDGEN_MAX_FLOOR_HOOKS];
@@ -193,6 +212,9 @@ clock_slot_clear(IdgenFloorSlot *s, bool init)
 		pg_atomic_init_u64(&s->advances, 0);
 		pg_atomic_init_u64(&s->epoch_floor_ms, 0);
 		pg_atomic_init_u64(&s->old_epoch_ms, 0);
+		pg_atomic_init_u64(&s->glitch_ms, 0);
+		pg_atomic_init_u32(&s->glitch_worker, 0);
+		s->worker = -1;
 		s->seq = InvalidOid;
 		return;
 	}
@@ -202,6 +224,9 @@ clock_slot_clear(IdgenFloorSlot *s, bool init)
 	pg_atomic_write_u64(&s->advances, 0);
 	pg_atomic_write_u64(&s->epoch_floor_ms, 0);
 	pg_atomic_write_u64(&s->old_epoch_ms, 0);
+	pg_atomic_write_u64(&s->glitch_ms, 0);
+	pg_atomic_write_u32(&s->glitch_worker, 0);
+	s->worker = -1;
 	s->seq = InvalidOid;
 }
 
@@ -217,6 +242,9 @@ clock_shared_init(void *ptr)
 	pg_atomic_init_u32(&cs->file_loaded, 0);
 	pg_atomic_init_u64(&cs->server_ms, 0);
 	pg_atomic_init_u64(&cs->raised_ms, 0);
+	cs->server_worker = -1;
+	pg_atomic_init_u64(&cs->glitch_ms, 0);
+	pg_atomic_init_u32(&cs->glitch_worker, 0);
 	SpinLockInit(&cs->mutex);
 	cs->old_epoch_ms = -1;
 	cs->old_field_ms = 0;
@@ -248,8 +276,9 @@ idgen_clock_epoch_ms(void)
 void
 idgen_clock_relcache(Oid relid)
 {
-	if (!OidIsValid(relid) || relid == floor_seq || relid == epoch_seq || relid == epoch_floor_seq)
-		floor_seq = epoch_seq = epoch_floor_seq = InvalidOid;
+	if (!OidIsValid(relid) || relid == floor_seq || relid == epoch_seq || relid == epoch_floor_seq ||
+		relid == worker_seq)
+		floor_seq = epoch_seq = epoch_floor_seq = worker_seq = InvalidOid;
 }
 
 static Oid
@@ -279,19 +308,32 @@ clock_epoch_seq(void)
 	return epoch_seq;
 }
 
+/* The sequence id_gen.<name> of this database, or InvalidOid if missing. */
+static Oid
+sequence_if_any(const char *name)
+{
+	Oid			nsp = get_namespace_oid("id_gen", true);
+	Oid			rel = OidIsValid(nsp) ? get_relname_relid(name, nsp) : InvalidOid;
+
+	return OidIsValid(rel) && get_rel_relkind(rel) == RELKIND_SEQUENCE ? rel : InvalidOid;
+}
+
 /* id_gen.snowflake_floor of this database, or InvalidOid before 1.4. */
 static Oid
 clock_epoch_floor_seq(void)
 {
 	if (!OidIsValid(epoch_floor_seq))
-	{
-		Oid			nsp = get_namespace_oid("id_gen", true);
-		Oid			rel = OidIsValid(nsp) ? get_relname_relid("snowflake_floor", nsp) : InvalidOid;
-
-		if (OidIsValid(rel) && get_rel_relkind(rel) == RELKIND_SEQUENCE)
-			epoch_floor_seq = rel;
-	}
+		epoch_floor_seq = sequence_if_any("snowflake_floor");
 	return epoch_floor_seq;
+}
+
+/* id_gen.clock_worker of this database, or InvalidOid before 1.4. */
+static Oid
+clock_worker_seq(void)
+{
+	if (!OidIsValid(worker_seq))
+		worker_seq = sequence_if_any("clock_worker");
+	return worker_seq;
 }
 
 /* A slot handed to another database (db_slots.hpp): nothing loaded. */
@@ -424,14 +466,29 @@ state_file_read(ClockStateFile *f)
 				 errmsg("could not read file \"%s\": %m", IDGEN_CLOCK_STATE_FILE)));
 	}
 	CloseTransientFile(fd);
+	StaticAssertStmt(sizeof(ClockStateFile) == sizeof(ClockStateFileV1), "both versions are 32 bytes");
 	if (r == (ssize_t) sizeof(ClockStateFile))
 	{
 		memcpy(f, buf, sizeof(ClockStateFile));
 		INIT_CRC32C(crc);
-		COMP_CRC32C(crc, f, offsetof(ClockStateFile, crc));
-		FIN_CRC32C(crc);
-		if (f->magic == IDGEN_CLOCK_STATE_MAGIC && f->version == IDGEN_CLOCK_STATE_VERSION &&
-			EQ_CRC32C(crc, f->crc) && f->floor_ms >= 0 && f->epoch_ms >= 0)
+		if (f->version == 1)
+		{
+			ClockStateFileV1 v1;
+
+			memcpy(&v1, buf, sizeof(v1));
+			COMP_CRC32C(crc, &v1, offsetof(ClockStateFileV1, crc));
+			FIN_CRC32C(crc);
+			f->worker = -1;
+			f->crc = EQ_CRC32C(crc, v1.crc) ? crc : ~crc;
+		}
+		else
+		{
+			COMP_CRC32C(crc, f, offsetof(ClockStateFile, crc));
+			FIN_CRC32C(crc);
+		}
+		if (f->magic == IDGEN_CLOCK_STATE_MAGIC &&
+			(f->version == 1 || f->version == IDGEN_CLOCK_STATE_VERSION) &&
+			EQ_CRC32C(crc, f->crc) && f->floor_ms >= 0 && f->epoch_ms >= 0 && f->worker >= -1)
 			return true;
 	}
 	ereport(ERROR,
@@ -450,7 +507,7 @@ state_file_read(ClockStateFile *f)
  * leaves the old file or the new one, never a mix.  Under the LWLock.
  */
 static void
-state_file_write(int64 floor_ms, int64 epoch_ms)
+state_file_write(int64 floor_ms, int64 epoch_ms, int32 worker)
 {
 	ClockStateFile f;
 	int			fd;
@@ -460,6 +517,7 @@ state_file_write(int64 floor_ms, int64 epoch_ms)
 	f.version = IDGEN_CLOCK_STATE_VERSION;
 	f.floor_ms = floor_ms;
 	f.epoch_ms = epoch_ms;
+	f.worker = worker;
 	INIT_CRC32C(f.crc);
 	COMP_CRC32C(f.crc, &f, offsetof(ClockStateFile, crc));
 	FIN_CRC32C(f.crc);
@@ -613,42 +671,94 @@ publish_ok(IdgenFloorSlot *slot)
 }
 
 /*
- * A floor just read may lie ahead of the clock: at most one step (plus the
- * tolerance) ahead, it is the reservation of a recent run; wait for the
- * clock to pass it.  Further ahead, the clock has gone back: ERROR.
+ * A floor just read lies further ahead of the clock than a reservation
+ * runs (one step, plus the backward tolerance): the clock ran ahead when it
+ * was written, or has been set back since.  Waiting could take years.
+ */
+static bool
+is_glitch(int64 floor)
+{
+	return floor - idgen_clock_now_ms() + 1 > IDGEN_FLOOR_STEP_MS + idgen_max_clock_backward_ms;
+}
+
+/*
+ * A floor within a reservation of the clock (not is_glitch) is the
+ * reservation of a recent run: wait for the clock to pass it.
  */
 static void
-wait_for_floor(int64 floor, const char *whose)
+wait_for_floor(int64 floor)
 {
-	int64		now = idgen_clock_now_ms();
-	int64		behind = floor - now + 1;
-
-	if (floor < now)
-		return;
-	if (behind > IDGEN_FLOOR_STEP_MS + idgen_max_clock_backward_ms)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the clock is %lld ms behind the persisted clock floor", (long long) behind),
-				 errdetail("Ids may have been issued up to %s (before a restart, a crash, a failover or a restore) in %s; the clock reads %s.",
-						   format_unix_ms(floor), whose, format_unix_ms(now)),
-				 errhint("Correct the system clock (check time synchronisation), or wait until it passes the floor.")));
 	while (idgen_clock_now_ms() <= floor)
 		idgen_sleep_ms(floor - idgen_clock_now_ms() + 1);
 }
 
+/* Note a glitch floor and the worker id kept with it (-1: any). */
+static void
+note_glitch(pg_atomic_uint64 *glitch_ms, pg_atomic_uint32 *glitch_worker, int64 floor, int32 worker)
+{
+	uint32		w = worker < 0 ? 0 : (uint32) worker + 1;
+
+	if (pg_atomic_read_u64(glitch_ms) == 0)
+		pg_atomic_write_u32(glitch_worker, w);
+	else if (pg_atomic_read_u32(glitch_worker) != w)
+		pg_atomic_write_u32(glitch_worker, 0);
+	pg_write_barrier();
+	raise_u64(glitch_ms, floor);
+}
+
+/*
+ * The worker id to keep with a new floor, whose previous value prev_floor
+ * was kept with prev_worker: while a glitch floor binds, its worker id (no
+ * other one can have issued ids ahead of the clock); while the previous
+ * floor is ahead of the clock and the worker id has changed, any (both may
+ * have issued ids up to it); else this server's (-1 when it has none).
+ */
+static int32
+worker_to_persist(IdgenFloorSlot *slot, int64 prev_floor, int32 prev_worker, int64 now)
+{
+	idgen::node_identity::Resolved r = idgen_node_worker(idgen::snowflake::kSnowflake.max_worker());
+	int32		cur = r.status == idgen::node_identity::Status::Ok ? r.id : -1;
+
+	if (now <= (int64) pg_atomic_read_u64(&slot->glitch_ms))
+		return (int32) pg_atomic_read_u32(&slot->glitch_worker) - 1;
+	if (prev_floor >= now && prev_worker != cur)
+		return -1;
+	return cur;
+}
+
+void
+idgen_clock_glitch_error(IdgenFloorSlot *slot, const char *fname, int32 worker)
+{
+	int64		floor = (int64) pg_atomic_read_u64(&slot->glitch_ms);
+	int64		now = idgen_clock_now_ms();
+
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("%s(): the clock is %lld ms behind the persisted clock floor of worker id %d",
+					fname, (long long) (floor - now + 1), worker),
+			 errdetail("Ids of worker id %d may have been issued up to %s (the clock ran ahead before a restart, "
+					   "a crash, a failover or a restore, or has been set back); the clock reads %s.",
+					   worker, format_unix_ms(floor), format_unix_ms(now)),
+			 errhint("Correct the system clock if it is wrong.  If it ran ahead, give this server another "
+					 "id_gen.worker_id that no other server uses (node_identity_check() lists them) and reload: "
+					 "worker id %d is refused until the clock passes %s.  timeuuid_next() continues above the floor.",
+					 worker, format_unix_ms(floor))));
+}
+
 /*
  * Raise every stream above a floor read (under which ids counted from
- * epoch_ms).  raised_ms, the floors the clock has been waited for, only
+ * epoch_ms); a glitch floor raises only the streams that may run ahead of
+ * the clock.  raised_ms, the floors the clock has been waited for, only
  * outside recovery: a standby raises its streams without waiting, so the
  * first load after promotion must wait for the same floor, as after a
  * restart, or snowflake_next() would meet a stream ahead of the clock.
  */
 static void
-raise_streams(int64 floor, int64 epoch_ms)
+raise_streams(int64 floor, int64 epoch_ms, bool glitch)
 {
 	for (int i = 0; i < nfloor_hooks; i++)
-		floor_hooks[i] (floor, epoch_ms);
-	if (!RecoveryInProgress())
+		floor_hooks[i] (floor, epoch_ms, glitch);
+	if (!RecoveryInProgress() && !glitch)
 		raise_u64(&clock_shared->raised_ms, floor);
 }
 
@@ -663,20 +773,25 @@ load_server_floor(void)
 	IdgenClockShared *cs = clock_shared;
 	ClockStateFile f;
 	bool		found;
+	bool		glitch;
 
 	if (pg_atomic_read_u32(&cs->file_loaded) != 0)
 		return;
 	found = state_file_read(&f);
-	if (found && !RecoveryInProgress())
-		wait_for_floor(f.floor_ms, "this server");
+	glitch = found && is_glitch(f.floor_ms);
+	if (found && !glitch && !RecoveryInProgress())
+		wait_for_floor(f.floor_ms);
 	LWLockAcquire(&cs->lock, LW_EXCLUSIVE);
 	if (pg_atomic_read_u32(&cs->file_loaded) == 0)
 	{
 		if (found)
 		{
-			raise_streams(f.floor_ms, f.epoch_ms);
+			raise_streams(f.floor_ms, f.epoch_ms, glitch);
 			note_floor_epoch(f.floor_ms, f.epoch_ms);
+			if (glitch)
+				note_glitch(&cs->glitch_ms, &cs->glitch_worker, f.floor_ms, f.worker);
 			raise_u64(&cs->server_ms, f.floor_ms);
+			cs->server_worker = f.worker;
 		}
 		pg_write_barrier();
 		pg_atomic_write_u32(&cs->file_loaded, 1);
@@ -723,6 +838,9 @@ load_floor(IdgenFloorSlot *slot)
 
 		Oid			efloor_oid = clock_epoch_floor_seq();
 		int64		efloor = 0;
+		Oid			worker_oid = clock_worker_seq();
+		int32		db_worker = -1;
+		bool		glitch = is_glitch(db_floor);
 
 		if (OidIsValid(epochoid))
 		{
@@ -733,6 +851,13 @@ load_floor(IdgenFloorSlot *slot)
 		}
 		if (OidIsValid(efloor_oid))
 			efloor = idgen_sequence_last_value(efloor_oid, &is_called);
+		if (OidIsValid(worker_oid))
+		{
+			int64		w = idgen_sequence_last_value(worker_oid, &is_called);
+
+			if (is_called)
+				db_worker = (int32) w;
+		}
 		/*
 		 * Ids of this database counted from an earlier epoch (it was restored
 		 * from a server with one, or the server's setting moved): they bound
@@ -764,12 +889,23 @@ load_floor(IdgenFloorSlot *slot)
 		/*
 		 * A standby issues only timeuuids of its own stream, raised above the
 		 * floor below; it has nothing to wait for, and the primary's floor is
-		 * a reservation up to a step ahead of a clock that may differ.
+		 * a reservation up to a step ahead of a clock that may differ.  A
+		 * glitch floor, this database's or the server's, refuses the worker
+		 * id kept with it instead of a wait.
 		 */
-		if (!in_recovery && db_floor > (int64) pg_atomic_read_u64(&cs->raised_ms))
-			wait_for_floor(db_floor, "this database");
-		raise_streams(db_floor, db_epoch);
+		if (!in_recovery)
+		{
+			if (glitch)
+				note_glitch(&slot->glitch_ms, &slot->glitch_worker, db_floor, db_worker);
+			else if (db_floor > (int64) pg_atomic_read_u64(&cs->raised_ms))
+				wait_for_floor(db_floor);
+			if (pg_atomic_read_u64(&cs->glitch_ms) > 0)
+				note_glitch(&slot->glitch_ms, &slot->glitch_worker, (int64) pg_atomic_read_u64(&cs->glitch_ms),
+							(int32) pg_atomic_read_u32(&cs->glitch_worker) - 1);
+		}
+		raise_streams(db_floor, db_epoch, glitch);
 		raise_u64(&slot->reserved_ms, db_floor);
+		slot->worker = db_worker;
 		publish_ok(slot);
 		pg_write_barrier();
 		if (in_recovery)
@@ -865,7 +1001,11 @@ idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms)
 		LWLockAcquire(&cs->lock, LW_EXCLUSIVE);
 		if ((int64) pg_atomic_read_u64(&cs->server_ms) < unix_ms)
 		{
-			state_file_write(target, epoch_to_persist(nullptr, now));
+			int32		worker = worker_to_persist(slot, (int64) pg_atomic_read_u64(&cs->server_ms),
+												   cs->server_worker, now);
+
+			state_file_write(target, epoch_to_persist(nullptr, now), worker);
+			cs->server_worker = worker;
 			raise_u64(&cs->server_ms, target);
 			wrote = true;
 		}
@@ -894,6 +1034,15 @@ idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms)
 
 				if (ef != want)
 					idgen_sequence_setval(clock_epoch_floor_seq(), want);
+			}
+			if (OidIsValid(clock_worker_seq()))
+			{
+				int32		worker = worker_to_persist(slot, (int64) pg_atomic_read_u64(&slot->reserved_ms),
+													   slot->worker, now);
+
+				if (worker != slot->worker)
+					idgen_sequence_setval(clock_worker_seq(), worker);
+				slot->worker = worker;
 			}
 			if (OidIsValid(epochoid))
 			{

@@ -72,15 +72,30 @@ typedef struct IdgenFloorSlot
 	 */
 	pg_atomic_uint64 epoch_floor_ms;
 	pg_atomic_uint64 old_epoch_ms;
+	/*
+	 * A floor read further ahead of the clock than a reservation runs (the
+	 * clock ran ahead, or was set back): snowflake ids and jsids of the
+	 * worker id recorded with it may exist up to glitch_ms (Unix ms, 0:
+	 * none), so that worker id is refused until the clock passes it, while
+	 * other worker ids and timeuuid_next() go on.  glitch_worker is the
+	 * worker id + 1, 0 for every worker id (unknown, or several).  Set
+	 * under the floor's lock when the floor is loaded; only grow.
+	 */
+	pg_atomic_uint64 glitch_ms;
+	pg_atomic_uint32 glitch_worker;
+	int32		worker;			/* worker id kept with reserved_ms (-1: any) */
 	Oid			seq;			/* the id_gen.clock_floor whose floor this is */
 } IdgenFloorSlot;
 
 /*
  * Called with every floor read, before it is published (see above): ids up
  * to floor_unix_ms may have been issued, snowflake ids and jsids counted
- * from epoch_unix_ms.
+ * from epoch_unix_ms.  glitch: the floor lies further ahead of the clock
+ * than a reservation runs; a stream that cannot run ahead of the clock
+ * (snowflake, jsid) is not raised to it, but refuses the worker id that
+ * issued ids up to it (idgen_clock_glitch_refuses).
  */
-typedef void (*IdgenFloorHook) (int64 floor_unix_ms, int64 epoch_unix_ms);
+typedef void (*IdgenFloorHook) (int64 floor_unix_ms, int64 epoch_unix_ms, bool glitch);
 extern void idgen_clock_on_load(IdgenFloorHook hook);
 
 /*
@@ -112,6 +127,24 @@ idgen_clock_floor_ready(IdgenFloorSlot *slot)
 	return slot != nullptr && pg_atomic_read_u32(&slot->loaded) == IDGEN_FLOOR_LOADED;
 }
 
+
+/*
+ * True when ids of worker at now_unix_ms could repeat ids issued up to a
+ * glitch floor (see IdgenFloorSlot): one atomic read while there is none.
+ */
+static inline bool
+idgen_clock_glitch_refuses(IdgenFloorSlot *slot, int64 now_unix_ms, int32 worker)
+{
+	uint32		w;
+
+	if (likely(now_unix_ms > (int64) pg_atomic_read_u64(&slot->glitch_ms)))
+		return false;
+	w = pg_atomic_read_u32(&slot->glitch_worker);
+	return w == 0 || (int32) w - 1 == worker;
+}
+
+/* ERROR 55000 for idgen_clock_glitch_refuses(): why, and the way out. */
+extern void idgen_clock_glitch_error(IdgenFloorSlot *slot, const char *fname, int32 worker);
 
 /* This database's slot if one exists, without loading anything. */
 extern IdgenFloorSlot *idgen_clock_floor_peek(void);

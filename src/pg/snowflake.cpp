@@ -123,26 +123,31 @@ raise_state(SfStream *st, uint64 floor)
  * the start, or since promotion); the server-wide states start above it,
  * before any backend may issue again: above every id of its time counted
  * from this start's epoch, and from the epoch those ids were counted from
- * (an earlier one makes the old ids' time field larger).
+ * (an earlier one makes the old ids' time field larger).  Not above a
+ * glitch floor: a stream cannot run ahead of the clock, so the worker id
+ * kept with that floor is refused instead (idgen_clock_glitch_refuses) and
+ * any other worker id issues at the clock.
  */
 static void
-raise_to_floor(SfStream *st, int64 floor_unix_ms, int64 epoch_unix_ms)
+raise_to_floor(SfStream *st, int64 floor_unix_ms, int64 epoch_unix_ms, bool glitch)
 {
 	snowflake_attach_shared(st);
+	if (glitch)
+		return;
 	raise_state(st, (uint64) sf::state_after(*st->layout, Max(floor_unix_ms - st->epoch_ms,
 															  floor_unix_ms - epoch_unix_ms)));
 }
 
 static void
-snowflake_raise_to_floor(int64 floor_unix_ms, int64 epoch_unix_ms)
+snowflake_raise_to_floor(int64 floor_unix_ms, int64 epoch_unix_ms, bool glitch)
 {
-	raise_to_floor(&sf_stream, floor_unix_ms, epoch_unix_ms);
+	raise_to_floor(&sf_stream, floor_unix_ms, epoch_unix_ms, glitch);
 }
 
 static void
-jsid_raise_to_floor(int64 floor_unix_ms, int64 epoch_unix_ms)
+jsid_raise_to_floor(int64 floor_unix_ms, int64 epoch_unix_ms, bool glitch)
 {
-	raise_to_floor(&js_stream, floor_unix_ms, epoch_unix_ms);
+	raise_to_floor(&js_stream, floor_unix_ms, epoch_unix_ms, glitch);
 }
 
 /*
@@ -267,7 +272,13 @@ snowflake_reserve(SfStream *st, int32 count, const char *fname)
 		uint64		state = pg_atomic_read_u64(&sh->state);
 		int64		now = idgen_clock_now_ms() - sf_epoch_ms;
 		int64		floor = idgen_clock_floor_reserved(st->slot) - sf_epoch_ms;
-		sf::Step	s = sf::next(*st->layout, (int64) state, now, stream_worker(st, fname), count,
+		int32		worker = stream_worker(st, fname);
+
+		/* Ids of this worker id may exist ahead of the clock (clock.hpp). */
+		if (unlikely(idgen_clock_glitch_refuses(st->slot, now + sf_epoch_ms, worker)))
+			idgen_clock_glitch_error(st->slot, fname, worker);
+
+		sf::Step	s = sf::next(*st->layout, (int64) state, now, worker, count,
 								 floor, idgen_max_clock_backward_ms, idgen_snowflake_start_spread);
 
 		switch (s.status)

@@ -95,10 +95,12 @@ tu_attach(void)
 /*
  * Clock floor hook: a floor was just read (first use of a database since the
  * start, or since promotion): the stream continues after its last
- * millisecond, before any backend may issue again.
+ * millisecond, before any backend may issue again, a glitch floor's too
+ * (the stream runs ahead of the clock as it must; its random bits keep ids
+ * of several servers apart).
  */
 static void
-tu_raise_to_floor(int64 floor_unix_ms, int64 epoch_unix_ms)
+tu_raise_to_floor(int64 floor_unix_ms, int64 epoch_unix_ms, bool glitch)
 {
 	tu_raise_word(tu_attach(),
 				  idgen::v7_word_from_clock(static_cast<uint64>(floor_unix_ms + 1) * 1000000) - 1);

@@ -61,7 +61,7 @@ $node->start;
 my ($ret, $out, $err) = $node->psql('postgres', 'SELECT snowflake_next()',
 	extra_params => ['-v', 'VERBOSITY=verbose']);
 isnt($ret, 0, 'a clock a minute behind the floor gets no id');
-like($err, qr/55000: the clock is \d+ ms behind the persisted clock floor/,
+like($err, qr/55000: \w+\(\): the clock is \d+ ms behind the persisted clock floor of worker id \d+/,
 	'the error says the clock is behind the persisted floor (SQLSTATE 55000)');
 like($err, qr/HINT:  Correct the system clock/, 'with a hint');
 

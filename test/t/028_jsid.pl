@@ -76,7 +76,7 @@ $node->append_conf('postgresql.conf', "id_gen.test_clock_offset_ms = -60000\n");
 $node->start;
 my ($ret, $out, $err) = $node->psql('postgres', 'SELECT jsid_next()',
 	extra_params => ['-v', 'VERBOSITY=verbose']);
-like($err, qr/55000: the clock is \d+ ms behind the persisted clock floor/,
+like($err, qr/55000: \w+\(\): the clock is \d+ ms behind the persisted clock floor of worker id \d+/,
 	'a clock a minute behind the floor gets no jsid (55000)');
 $node->append_conf('postgresql.conf', "id_gen.test_clock_offset_ms = 0\n");
 $node->restart;

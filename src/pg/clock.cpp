@@ -13,8 +13,8 @@
  *
  * Shared memory "id_gen clock floors": the file's floor as written
  * (server_ms), the largest floor the streams have been raised above
- * (raised_ms), the epoch of this start, and one slot per database (indexed
- * as db_slots.hpp says).  Locking:
+ * (raised_ms), the epoch of this start; each database's floor slot is in
+ * its entry (db_state.hpp).  Locking:
  *  - the LWLock serialises reading and writing the state file (it works
  *    without shared_preload_libraries: its tranche is allocated at run
  *    time); it is never held while waiting for the clock;
@@ -32,7 +32,7 @@
 #include "pg/clock.hpp"
 
 #include "pg/compat.hpp"
-#include "pg/db_slots.hpp"
+#include "pg/db_state.hpp"
 #include "pg/extension_owner.hpp"
 #include "pg/guc.hpp"
 #include "pg/node_identity.hpp"
@@ -111,7 +111,6 @@ typedef struct IdgenClockShared
 	 */
 	int64		old_epoch_ms;
 	int64		old_field_ms;
-	IdgenFloorSlot slots[IDGEN_MAX_DATABASES];
 } IdgenClockShared;
 
 static IdgenClockShared *clock_shared = nullptr;
@@ -248,8 +247,6 @@ clock_shared_init(void *ptr)
 	SpinLockInit(&cs->mutex);
 	cs->old_epoch_ms = -1;
 	cs->old_field_ms = 0;
-	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
-		clock_slot_clear(&cs->slots[i], true);
 }
 
 static const IdgenShmemStruct clock_shmem = {
@@ -336,29 +333,27 @@ clock_worker_seq(void)
 	return worker_seq;
 }
 
-/* A slot handed to another database (db_slots.hpp): nothing loaded. */
-static void
-clock_slot_reset(int index)
+void
+idgen_clock_slot_init(IdgenFloorSlot *slot)
 {
-	clock_slot_clear(&clock_attach()->slots[index], false);
+	clock_slot_clear(slot, true);
 }
 
 void
 idgen_clock_init(void)
 {
 	idgen_shmem_register(&clock_shmem);
-	idgen_db_slots_on_reuse(clock_slot_reset);
 }
 
-/* This database's floor slot (see idgen_database_index). */
+/* This database's floor slot, in its entry (db_state.hpp). */
 static IdgenFloorSlot *
 find_slot(bool create)
 {
-	int			i;
+	IdgenDbEntry *e;
 
 	clock_attach();
-	i = idgen_database_index(create);
-	return i < 0 ? nullptr : &clock_shared->slots[i];
+	e = idgen_db_entry(create);
+	return e == nullptr ? nullptr : &e->floor;
 }
 
 Oid
@@ -924,23 +919,26 @@ load_floor(IdgenFloorSlot *slot)
 
 /*
  * A backend's first use: the slot must hold the floor of this database's own
- * id_gen.clock_floor.  A floor read from another one (a database dropped and
- * another created with its OID, or the extension dropped and created again)
- * is dropped, under the sequence's lock, and this sequence's is loaded.
- * During recovery nothing is written, so nothing needs adopting.
+ * id_gen.clock_floor.  Under the sequence's lock a loaded slot's floor is
+ * the sequence's value (both are raised together), so a slot that holds
+ * another sequence's floor, or another value (a database dropped and another
+ * created with its OID from the same template, the extension dropped and
+ * created again, a floor set by hand), is cleared, and this sequence's floor
+ * is loaded.  During recovery nothing is written, so nothing needs adopting.
  */
 static void
 clock_slot_adopt(IdgenFloorSlot *slot)
 {
 	Oid			seqoid;
+	bool		is_called;
 
 	if (RecoveryInProgress())
 		return;
 	seqoid = clock_floor_seq();
-	if (slot->seq == seqoid)
-		return;
 	LockRelationOid(seqoid, ShareUpdateExclusiveLock);
-	if (slot->seq != seqoid)
+	if (slot->seq != seqoid ||
+		(pg_atomic_read_u32(&slot->loaded) == IDGEN_FLOOR_LOADED &&
+		 idgen_sequence_last_value(seqoid, &is_called) != (int64) pg_atomic_read_u64(&slot->reserved_ms)))
 	{
 		if (OidIsValid(slot->seq))
 			clock_slot_clear(slot, false);

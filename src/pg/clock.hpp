@@ -18,8 +18,8 @@
  * replication slot.
  *
  * An id at millisecond t is issued only once every floor that applies covers
- * t, durably.  Shared memory holds one slot per database whose ok_ms is the
- * largest millisecond so covered.  Protocol for a generator:
+ * t, durably.  Shared memory holds one slot per database (db_state.hpp)
+ * whose ok_ms is the largest millisecond so covered.  Protocol for a generator:
  *
  *   idgen_clock_on_load(hook)            from _PG_init: hook(floor, epoch)
  *                                        raises the generator's stream above
@@ -196,8 +196,11 @@ extern int64 idgen_clock_epoch_ms(void);
  */
 extern void idgen_clock_check_epoch(const char *fname);
 
-/* From _PG_init: register the floor slots' shared memory. */
+/* From _PG_init: register the clock's shared memory. */
 extern void idgen_clock_init(void);
+
+/* A new database entry's slot: nothing loaded (db_state.cpp). */
+extern void idgen_clock_slot_init(IdgenFloorSlot *slot);
 
 /* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
 extern void idgen_clock_relcache(Oid relid);

@@ -16,6 +16,7 @@ extern "C" {
 #include "access/genam.h"
 #include "access/tableam.h"
 #include "catalog/pg_class.h"
+#include "lib/dshash.h"
 #include "nodes/pg_list.h"
 #include "storage/lock.h"
 #include "storage/lwlock.h"
@@ -174,6 +175,27 @@ idgen_lwlock_name_tranche(int id, const char *name)
 #if PG_VERSION_NUM < 190000
 	LWLockRegisterTranche(id, name);
 #endif
+}
+
+/*
+ * A dshash table keyed by the bytes of its key: 17 added copy_function to
+ * dshash_parameters.
+ */
+static inline dshash_parameters
+idgen_dshash_params(size_t key_size, size_t entry_size, int tranche)
+{
+	dshash_parameters p;
+
+	memset(&p, 0, sizeof(p));
+	p.key_size = key_size;
+	p.entry_size = entry_size;
+	p.compare_function = dshash_memcmp;
+	p.hash_function = dshash_memhash;
+#if PG_VERSION_NUM >= 170000
+	p.copy_function = dshash_memcpy;
+#endif
+	p.tranche_id = tranche;
+	return p;
 }
 
 /* 19 types the cache identifier a syscache callback receives. */

@@ -20,8 +20,9 @@
  *    raised by a chunk (next_chunk()), the WAL flushed, and only then the
  *    new end published.  A restart resumes above the reserved end.
  *
- * Shared memory "id_gen decimal_id": one slot per database (db_slots.hpp),
- * reset by the registry before a dropped database's index is reused.
+ * Shared memory: one slot per database, in its entry (db_state.hpp); a
+ * backend's first decimal_id() checks it against the database's claim and
+ * counter (decimal_attach).
  *
  * What no object of a database can carry, and so the limits: a generator id
  * no existing database maps to any more (the database was dropped, or its
@@ -31,12 +32,11 @@
  * across a restart starts the counter again, as a re-created sequence would).
  */
 #include "pg/clock.hpp"
-#include "pg/db_slots.hpp"
+#include "pg/db_state.hpp"
 #include "pg/guc.hpp"
 #include "pg/node_identity.hpp"
 #include "pg/decimal_id.hpp"
 #include "pg/pg.hpp"
-#include "pg/shmem.hpp"
 
 extern "C" {
 #include "access/htup_details.h"
@@ -70,91 +70,32 @@ namespace dec = idgen::decimal_id;
 #define DEC_LEGACY 2
 #define DEC_CLAIMED 3
 
-typedef struct DecimalSlot
-{
-	pg_atomic_uint64 word;		/* (generator + 1) << 32 | counter; 0 = not loaded */
-	pg_atomic_uint64 reserved;	/* counter values durable in id_gen.decimal_counter */
-	/* Written under the sequence's heavyweight lock: */
-	int64		chunk;			/* size of the last reservation */
-	TimestampTz last_reserve;	/* when it was made */
-	int32		source;			/* DEC_FROM_* of the generator id in word */
-} DecimalSlot;
+typedef IdgenDecimalSlot DecimalSlot;
 
-typedef union DecimalSlotPadded
-{
-	DecimalSlot slot;
-	char		pad[PG_CACHE_LINE_SIZE];
-} DecimalSlotPadded;
-
-/* Indexed like the clock floors: idgen_database_index(). */
-typedef struct DecimalShared
-{
-	DecimalSlotPadded slots[IDGEN_MAX_DATABASES];
-} DecimalShared;
-
-static DecimalShared *dec_shared = nullptr;
 static DecimalSlot *dec_slot = nullptr;
 
-static void
-decimal_slot_clear(DecimalSlot *s)
+void
+idgen_decimal_slot_init(DecimalSlot *s)
 {
-	pg_atomic_write_u64(&s->reserved, 0);
-	pg_atomic_write_u64(&s->word, 0);
+	pg_atomic_init_u64(&s->word, 0);
+	pg_atomic_init_u64(&s->reserved, 0);
 	s->chunk = 0;
 	s->last_reserve = 0;
 	s->source = DEC_FROM_OID;
 }
 
-static void
-decimal_shared_init(void *ptr)
-{
-	DecimalShared *d = static_cast<DecimalShared *>(ptr);
-
-	for (int i = 0; i < IDGEN_MAX_DATABASES; i++)
-	{
-		pg_atomic_init_u64(&d->slots[i].slot.word, 0);
-		pg_atomic_init_u64(&d->slots[i].slot.reserved, 0);
-		decimal_slot_clear(&d->slots[i].slot);
-	}
-}
-
-static const IdgenShmemStruct decimal_shmem = {
-	"id_gen decimal_id", sizeof(DecimalShared), decimal_shared_init
-};
-
-static DecimalShared *
-decimal_shared(void)
-{
-	if (dec_shared == nullptr)
-		dec_shared = static_cast<DecimalShared *>(idgen_shmem_attach(&decimal_shmem));
-	return dec_shared;
-}
-
-/* The registry hands index to another database: forget the dropped one. */
-static void
-decimal_slot_reset(int index)
-{
-	decimal_slot_clear(&decimal_shared()->slots[index].slot);
-}
-
-void
-idgen_decimal_id_init(void)
-{
-	idgen_shmem_register(&decimal_shmem);
-	idgen_db_slots_on_reuse(decimal_slot_reset);
-}
-
+/* This database's slot, in its entry (db_state.hpp). */
 static DecimalSlot *
 decimal_slot(bool create)
 {
-	int			i;
+	IdgenDbEntry *e;
 
 	if (dec_slot != nullptr)
 		return dec_slot;
-	i = idgen_database_index(create);
-	if (i < 0)
+	e = idgen_db_entry(create);
+	if (e == nullptr)
 		return nullptr;
-	dec_slot = &decimal_shared()->slots[i].slot;
+	dec_slot = &e->decimal;
 	return dec_slot;
 }
 
@@ -663,7 +604,9 @@ checked_launch_id(void)
  * shared catalogs (ERROR unless it may generate), and make the slot issue
  * under the claimed generator id.  A slot holding another one (loaded before
  * a new claim: a reinstall, a claim after the counter's end) moves to the
- * claimed one, its counter continuing above everything it reserved.
+ * claimed one, its counter continuing above everything it reserved.  A slot
+ * whose reservation this database's counter never held (the entry was a
+ * dropped database's with the same OID) counts from this database's counter.
  */
 static bool dec_attached = false;
 
@@ -677,13 +620,24 @@ decimal_attach(DecimalSlot *slot)
 		Oid			counter_seq = idgen_internal_sequence("decimal_counter");
 		DecimalGenerator g;
 		uint64		word;
+		int64		reserved;
+		int64		persisted;
 
 		LockRelationOid(counter_seq, ShareUpdateExclusiveLock);
 		g = resolve_generator(true);
 		word = pg_atomic_read_u64(&slot->word);
-		if (word != 0 && dec::word_generator(word) != g.id && dec::word_counter(word) < dec::kMaxCounter)
-			publish(slot, g, Max(Max((int64) pg_atomic_read_u64(&slot->reserved), dec::word_counter(word)),
-								 persisted_counter(counter_seq)));
+		reserved = (int64) pg_atomic_read_u64(&slot->reserved);
+		persisted = persisted_counter(counter_seq);
+		/*
+		 * Under the lock, what a slot reserved is in the counter's sequence.
+		 * Reserved beyond it: the entry was another database's with this OID
+		 * (db_state.hpp), or a superuser restarted the counter.  Count from
+		 * this database's own counter.
+		 */
+		if (word != 0 && reserved > persisted)
+			publish(slot, g, persisted);
+		else if (word != 0 && dec::word_generator(word) != g.id && dec::word_counter(word) < dec::kMaxCounter)
+			publish(slot, g, Max(Max(reserved, dec::word_counter(word)), persisted));
 		UnlockRelationOid(counter_seq, ShareUpdateExclusiveLock);
 	}
 	dec_attached = true;

@@ -3,5 +3,23 @@
  */
 #pragma once
 
-/* From _PG_init: register the per-database counters' shared memory. */
-extern void idgen_decimal_id_init(void);
+#include "pg/pg.hpp"
+
+extern "C" {
+#include "port/atomics.h"
+#include "datatype/timestamp.h"
+}
+
+/* A database's decimal_id() state in shared memory (db_state.hpp). */
+typedef struct IdgenDecimalSlot
+{
+	pg_atomic_uint64 word;		/* (generator + 1) << 32 | counter; 0 = not loaded */
+	pg_atomic_uint64 reserved;	/* counter values durable in id_gen.decimal_counter */
+	/* Written under the sequence's heavyweight lock: */
+	int64		chunk;			/* size of the last reservation */
+	TimestampTz last_reserve;	/* when it was made */
+	int32		source;			/* DEC_FROM_* of the generator id in word */
+} IdgenDecimalSlot;
+
+/* A new entry's slot: nothing loaded. */
+extern void idgen_decimal_slot_init(IdgenDecimalSlot *slot);

@@ -7,7 +7,7 @@
  */
 #include "pg/pg.hpp"
 #include "pg/clock.hpp"
-#include "pg/db_slots.hpp"
+#include "pg/db_state.hpp"
 #include "pg/decimal_id.hpp"
 #include "pg/guc.hpp"
 #include "pg/hilo/hilo.hpp"
@@ -41,12 +41,11 @@ _PG_init(void)
 {
 	idgen_define_gucs();
 	idgen_shmem_install_hooks();
-	idgen_db_slots_init();
+	idgen_db_state_init();
 	idgen_clock_init();
 	idgen_node_identity_init();
 	idgen_snowflake_init();
 	idgen_timeuuid_init();
-	idgen_decimal_id_init();
 	idgen_hilo_init();
 	idgen_hilo_citus_init();
 	CacheRegisterRelcacheCallback(idgen_relcache_callback, (Datum) 0);

@@ -216,11 +216,10 @@ ALTER TABLE id_gen.hilo_key ENABLE REPLICA TRIGGER hilo_key_keep_on_subscriber;
 -- The persistent clock floor of this database (Unix ms): no snowflake id,
 -- jsid or timeuuid is issued at a time above it, and it is WAL-logged and
 -- flushed before it is raised, so after a crash, a restart, a failover, a
--- PITR, a dump and restore or pg_upgrade the generators start above it.  The
--- server-wide floor across the databases of one server is kept in the state
--- file $PGDATA/id_gen_clock.state (no replication origin: nothing id_gen
--- writes needs a resource where WAL is replayed).  Set with setval semantics
--- by the extension only.
+-- PITR, a dump and restore or pg_upgrade the generators start above it.  It
+-- is the only copy (no server-wide file, no replication origin: nothing
+-- id_gen writes needs a resource where WAL is replayed).  Set with setval
+-- semantics by the extension only.
 CREATE SEQUENCE id_gen.clock_floor MINVALUE 0 START 0 NO CYCLE;
 SELECT pg_catalog.setval('id_gen.clock_floor', 0, true);
 SELECT pg_catalog.pg_extension_config_dump('id_gen.clock_floor', '');

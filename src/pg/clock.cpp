@@ -2,36 +2,21 @@
  * clock.cpp: the generators' clock and the persistent clock floor (see
  * clock.hpp for the protocol).
  *
- * The state file $PGDATA/id_gen_clock.state (IDGEN_CLOCK_STATE_FILE): a
- * magic number, a version, the server-wide floor (Unix ms), the epoch ids
- * up to it were counted from, and a CRC-32C.  Written as core writes its
- * own state files: a temporary file, pg_fsync, durable_rename.  At most once
- * per floor step (IDGEN_FLOOR_STEP_MS), by whichever backend first needs a
- * millisecond above it; read at the first use after a start, never by the
- * postmaster.  pg_basebackup copies it; pg_upgrade, pg_dump and a PITR to
- * another data directory do not (the per-database sequences cover those).
- *
- * Shared memory "id_gen clock floors": the file's floor as written
- * (server_ms), the largest floor the streams have been raised above
- * (raised_ms), the epoch of this start; each database's floor slot is in
- * its entry (db_state.hpp).  Locking:
- *  - the LWLock serialises reading and writing the state file (it works
- *    without shared_preload_libraries: its tranche is allocated at run
- *    time); it is never held while waiting for the clock;
- *  - the spinlock guards the epoch bookkeeping (old_*);
+ * Shared memory "id_gen clock floors": the epoch of this start and the
+ * largest floor the clock has been waited for (raised_ms); each database's
+ * floor slot is in its entry (db_state.hpp).  Locking:
  *  - loading and advancing a database's floor is serialised by a
  *    self-conflicting heavyweight lock (ShareUpdateExclusiveLock) on that
  *    database's id_gen.clock_floor sequence, taken and released around the
  *    work (not held to transaction end): the work opens a relation, writes
  *    and flushes WAL, and may sleep.  During recovery (which allows no such
  *    lock) a database's floor is only read, provisionally;
- *  - the hot path only reads ok_ms atomically.  server_ms, raised_ms,
- *    reserved_ms and ok_ms only grow, and are raised only once the value is
- *    durable (the file renamed, or the WAL flushed).
+ *  - the hot path only reads reserved_ms atomically.  raised_ms and
+ *    reserved_ms only grow, and reserved_ms is raised only once the value is
+ *    durable (the WAL flushed).
  */
 #include "pg/clock.hpp"
 
-#include "pg/compat.hpp"
 #include "pg/db_state.hpp"
 #include "pg/extension_owner.hpp"
 #include "pg/guc.hpp"
@@ -46,11 +31,7 @@ extern "C" {
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "miscadmin.h"
-#include "port/pg_crc32c.h"
-#include "storage/fd.h"
 #include "storage/lmgr.h"
-#include "storage/lwlock.h"
-#include "storage/spin.h"
 #include "utils/fmgrprotos.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
@@ -58,59 +39,14 @@ extern "C" {
 #include "utils/timestamp.h"
 }
 
-#include <fcntl.h>
-#include <unistd.h>
 #include <ctime>
 
 #include "core/snowflake.hpp"
 
-#define IDGEN_CLOCK_STATE_FILE "id_gen_clock.state"
-#define IDGEN_CLOCK_STATE_TEMP "id_gen_clock.state.tmp"
-#define IDGEN_CLOCK_STATE_MAGIC 0x49444743	/* "IDGC" */
-#define IDGEN_CLOCK_STATE_VERSION 2
-
-/* The state file's contents, in the server's byte order. */
-typedef struct ClockStateFile
-{
-	uint32		magic;
-	uint32		version;
-	int64		floor_ms;		/* ids may have been issued up to here (Unix ms) */
-	int64		epoch_ms;		/* snowflake/jsid ids up to it count from here */
-	int32		worker;			/* ... under this worker id (-1: any) */
-	pg_crc32c	crc;			/* of everything above */
-} ClockStateFile;
-
-/* Version 1 (id_gen 1.3): no worker id, so any. */
-typedef struct ClockStateFileV1
-{
-	uint32		magic;
-	uint32		version;
-	int64		floor_ms;
-	int64		epoch_ms;
-	pg_crc32c	crc;
-} ClockStateFileV1;
-
 typedef struct IdgenClockShared
 {
-	LWLock		lock;			/* the state file */
-	int			tranche;
 	int64		epoch_ms;		/* epoch of this start, fixed at creation */
-	pg_atomic_uint32 file_loaded;	/* the state file has been read */
-	pg_atomic_uint64 server_ms;	/* the state file's floor, durable */
 	pg_atomic_uint64 raised_ms;	/* the streams are above every floor read up to here */
-	int32		server_worker;	/* the state file's worker id, under the LWLock */
-	/* The state file's floor read as a glitch (IdgenFloorSlot.glitch_ms). */
-	pg_atomic_uint64 glitch_ms;
-	pg_atomic_uint32 glitch_worker;
-	slock_t		mutex;
-	/*
-	 * Floors read that were reached under an earlier epoch than this start's:
-	 * new snowflake ids are smaller than those old ones until the clock,
-	 * counted from the new epoch, passes old_field_ms (a time field, ms since
-	 * old_epoch_ms).  old_epoch_ms < 0: none.
-	 */
-	int64		old_epoch_ms;
-	int64		old_field_ms;
 } IdgenClockShared;
 
 static IdgenClockShared *clock_shared = nullptr;
@@ -206,7 +142,6 @@ clock_slot_clear(IdgenFloorSlot *s, bool init)
 	if (init)
 	{
 		pg_atomic_init_u32(&s->loaded, IDGEN_FLOOR_NOT_LOADED);
-		pg_atomic_init_u64(&s->ok_ms, 0);
 		pg_atomic_init_u64(&s->reserved_ms, 0);
 		pg_atomic_init_u64(&s->advances, 0);
 		pg_atomic_init_u64(&s->epoch_floor_ms, 0);
@@ -218,7 +153,6 @@ clock_slot_clear(IdgenFloorSlot *s, bool init)
 		return;
 	}
 	pg_atomic_write_u32(&s->loaded, IDGEN_FLOOR_NOT_LOADED);
-	pg_atomic_write_u64(&s->ok_ms, 0);
 	pg_atomic_write_u64(&s->reserved_ms, 0);
 	pg_atomic_write_u64(&s->advances, 0);
 	pg_atomic_write_u64(&s->epoch_floor_ms, 0);
@@ -234,19 +168,9 @@ clock_shared_init(void *ptr)
 {
 	IdgenClockShared *cs = static_cast<IdgenClockShared *>(ptr);
 
-	cs->tranche = idgen_lwlock_new_tranche("id_gen_clock_state");
-	LWLockInitialize(&cs->lock, cs->tranche);
 	/* Read once per start: ids must not change meaning while the server runs. */
 	cs->epoch_ms = idgen_snowflake_epoch_ms;
-	pg_atomic_init_u32(&cs->file_loaded, 0);
-	pg_atomic_init_u64(&cs->server_ms, 0);
 	pg_atomic_init_u64(&cs->raised_ms, 0);
-	cs->server_worker = -1;
-	pg_atomic_init_u64(&cs->glitch_ms, 0);
-	pg_atomic_init_u32(&cs->glitch_worker, 0);
-	SpinLockInit(&cs->mutex);
-	cs->old_epoch_ms = -1;
-	cs->old_field_ms = 0;
 }
 
 static const IdgenShmemStruct clock_shmem = {
@@ -257,10 +181,7 @@ static IdgenClockShared *
 clock_attach(void)
 {
 	if (clock_shared == nullptr)
-	{
 		clock_shared = static_cast<IdgenClockShared *>(idgen_shmem_attach(&clock_shmem));
-		idgen_lwlock_name_tranche(clock_shared->tranche, "id_gen_clock_state");
-	}
 	return clock_shared;
 }
 
@@ -288,8 +209,8 @@ clock_floor_seq(void)
 
 /*
  * id_gen.clock_epoch, or InvalidOid in a database whose extension predates
- * it (1.2 and older until ALTER EXTENSION UPDATE): its epoch is then kept in
- * the state file only.
+ * it (1.2 and older until ALTER EXTENSION UPDATE): its ids count as counted
+ * from the server's epoch.
  */
 static Oid
 clock_epoch_seq(void)
@@ -429,150 +350,6 @@ raise_u64(pg_atomic_uint64 *a, int64 v)
 }
 
 /*
- * Read the state file into *f: false if there is none.  A file that cannot
- * be read, or is corrupt, is an ERROR here, at the generator, never at
- * server start: the hint names the file and the remedy.
- */
-static bool
-state_file_read(ClockStateFile *f)
-{
-	char		buf[sizeof(ClockStateFile) + 1];
-	int			fd = OpenTransientFile(IDGEN_CLOCK_STATE_FILE, O_RDONLY | PG_BINARY);
-	ssize_t		r;
-	pg_crc32c	crc;
-
-	if (fd < 0)
-	{
-		if (errno == ENOENT)
-			return false;
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not open file \"%s\": %m", IDGEN_CLOCK_STATE_FILE)));
-	}
-	r = read(fd, buf, sizeof(buf));
-	if (r < 0)
-	{
-		int			save_errno = errno;
-
-		CloseTransientFile(fd);
-		errno = save_errno;
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not read file \"%s\": %m", IDGEN_CLOCK_STATE_FILE)));
-	}
-	CloseTransientFile(fd);
-	StaticAssertStmt(sizeof(ClockStateFile) == sizeof(ClockStateFileV1), "both versions are 32 bytes");
-	if (r == (ssize_t) sizeof(ClockStateFile))
-	{
-		memcpy(f, buf, sizeof(ClockStateFile));
-		INIT_CRC32C(crc);
-		if (f->version == 1)
-		{
-			ClockStateFileV1 v1;
-
-			memcpy(&v1, buf, sizeof(v1));
-			COMP_CRC32C(crc, &v1, offsetof(ClockStateFileV1, crc));
-			FIN_CRC32C(crc);
-			f->worker = -1;
-			f->crc = EQ_CRC32C(crc, v1.crc) ? crc : ~crc;
-		}
-		else
-		{
-			COMP_CRC32C(crc, f, offsetof(ClockStateFile, crc));
-			FIN_CRC32C(crc);
-		}
-		if (f->magic == IDGEN_CLOCK_STATE_MAGIC &&
-			(f->version == 1 || f->version == IDGEN_CLOCK_STATE_VERSION) &&
-			EQ_CRC32C(crc, f->crc) && f->floor_ms >= 0 && f->epoch_ms >= 0 && f->worker >= -1)
-			return true;
-	}
-	ereport(ERROR,
-			(errcode(ERRCODE_DATA_CORRUPTED),
-			 errmsg("id_gen: the clock state file \"%s/%s\" is corrupt", DataDir, IDGEN_CLOCK_STATE_FILE),
-			 errdetail("It holds the server-wide clock floor of snowflake_next(), jsid_next() and timeuuid_next(); "
-					   "they issue no id until it can be read."),
-			 errhint("With the system clock right, remove the file (rm %s/%s): each database's own floor still covers "
-					 "the ids of its read-write transactions, and the file is written again at the next id.",
-					 DataDir, IDGEN_CLOCK_STATE_FILE)));
-	return false;				/* keep the compiler quiet */
-}
-
-/*
- * Write the state file durably, replacing the old one atomically: a crash
- * leaves the old file or the new one, never a mix.  Under the LWLock.
- */
-static void
-state_file_write(int64 floor_ms, int64 epoch_ms, int32 worker)
-{
-	ClockStateFile f;
-	int			fd;
-
-	memset(&f, 0, sizeof(f));
-	f.magic = IDGEN_CLOCK_STATE_MAGIC;
-	f.version = IDGEN_CLOCK_STATE_VERSION;
-	f.floor_ms = floor_ms;
-	f.epoch_ms = epoch_ms;
-	f.worker = worker;
-	INIT_CRC32C(f.crc);
-	COMP_CRC32C(f.crc, &f, offsetof(ClockStateFile, crc));
-	FIN_CRC32C(f.crc);
-
-	fd = OpenTransientFile(IDGEN_CLOCK_STATE_TEMP, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
-	if (fd < 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not create file \"%s\": %m", IDGEN_CLOCK_STATE_TEMP)));
-	errno = 0;
-	if (write(fd, &f, sizeof(f)) != (ssize_t) sizeof(f))
-	{
-		int			save_errno = errno;
-
-		CloseTransientFile(fd);
-		/* no errno: assume the disk is full */
-		errno = save_errno ? save_errno : ENOSPC;
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not write file \"%s\": %m", IDGEN_CLOCK_STATE_TEMP)));
-	}
-	if (pg_fsync(fd) != 0)
-	{
-		int			save_errno = errno;
-
-		CloseTransientFile(fd);
-		errno = save_errno;
-		ereport(data_sync_elevel(ERROR),
-				(errcode_for_file_access(),
-				 errmsg("could not fsync file \"%s\": %m", IDGEN_CLOCK_STATE_TEMP)));
-	}
-	if (CloseTransientFile(fd) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not close file \"%s\": %m", IDGEN_CLOCK_STATE_TEMP)));
-	(void) durable_rename(IDGEN_CLOCK_STATE_TEMP, IDGEN_CLOCK_STATE_FILE, ERROR);
-}
-
-/*
- * A floor was read under which snowflake ids and jsids were counted from
- * epoch_ms.  If that epoch is earlier than this start's, those ids are above
- * new ones until the clock, counted from the new epoch, passes their time
- * field: remember it (idgen_clock_check_epoch refuses until then).
- */
-static void
-note_floor_epoch(int64 floor_ms, int64 epoch_ms)
-{
-	IdgenClockShared *cs = clock_shared;
-
-	if (epoch_ms >= cs->epoch_ms || floor_ms <= epoch_ms)
-		return;
-	SpinLockAcquire(&cs->mutex);
-	if (cs->old_epoch_ms < 0 || epoch_ms < cs->old_epoch_ms)
-		cs->old_epoch_ms = epoch_ms;
-	if (cs->old_field_ms < floor_ms - epoch_ms)
-		cs->old_field_ms = floor_ms - epoch_ms;
-	SpinLockRelease(&cs->mutex);
-}
-
-/*
  * When new ids of this database pass the ones it holds from an earlier
  * epoch (Unix ms), or 0 if it holds none.
  */
@@ -588,32 +365,21 @@ db_epoch_refused_to(IdgenFloorSlot *slot)
 
 /*
  * The epoch to persist beside a new floor: this start's, or, while a later
- * epoch is refused (server-wide, or for this database's ids), the earlier
- * one (the floor then still bounds the old ids' time field).
+ * epoch is refused for this database's ids, the earlier one (the floor then
+ * still bounds the old ids' time field).
  */
 static int64
 epoch_to_persist(IdgenFloorSlot *slot, int64 now_ms)
 {
-	IdgenClockShared *cs = clock_shared;
-	int64		epoch = cs->epoch_ms;
-
 	if (now_ms <= db_epoch_refused_to(slot))
 		return (int64) pg_atomic_read_u64(&slot->old_epoch_ms);
-
-	SpinLockAcquire(&cs->mutex);
-	if (cs->old_epoch_ms >= 0 && now_ms - cs->epoch_ms <= cs->old_field_ms)
-		epoch = cs->old_epoch_ms;
-	SpinLockRelease(&cs->mutex);
-	return epoch;
+	return clock_shared->epoch_ms;
 }
 
 void
 idgen_clock_check_epoch(const char *fname)
 {
 	IdgenClockShared *cs = clock_attach();
-	int64		old_epoch;
-	int64		old_field;
-
 	int64		db_until = db_epoch_refused_to(my_slot);
 
 	if (idgen_clock_now_ms() <= db_until)
@@ -621,48 +387,15 @@ idgen_clock_check_epoch(const char *fname)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("%s(): this database holds ids counted from an epoch earlier than id_gen.snowflake_epoch, and new ids would be smaller",
 						fname),
-				 errdetail("Ids were issued here up to %s counted from the epoch %s; counted from the server's epoch %s, new ids pass them only after %s. "
-						   "Other databases of the server are not affected.",
+				 errdetail("Ids were issued here up to %s counted from the epoch %s; counted from the server's epoch %s, new ids pass them only after %s.",
 						   format_unix_ms((int64) pg_atomic_read_u64(&my_slot->epoch_floor_ms)),
 						   format_epoch((int64) pg_atomic_read_u64(&my_slot->old_epoch_ms)),
 						   format_epoch(cs->epoch_ms), format_unix_ms(db_until)),
-				 errhint("Until then, generate these tables' snowflake ids in another database, or on a server with an "
-						 "id_gen.worker_id none of the old ids has: under the same worker id new ids could repeat them.")));
-	SpinLockAcquire(&cs->mutex);
-	old_epoch = cs->old_epoch_ms;
-	old_field = cs->old_field_ms;
-	SpinLockRelease(&cs->mutex);
-	if (old_epoch < 0 || idgen_clock_now_ms() - cs->epoch_ms > old_field)
-		return;
-	ereport(ERROR,
-			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("%s(): id_gen.snowflake_epoch is later than the epoch of ids already issued, and new ids would be smaller",
-					fname),
-			 errdetail("Ids were issued up to %s counted from the previous epoch %s; counted from the epoch %s, new ids pass them only after %s.",
-					   format_unix_ms(old_epoch + old_field), format_epoch(old_epoch),
-					   format_epoch(cs->epoch_ms), format_unix_ms(cs->epoch_ms + old_field)),
-			 errhint("Set id_gen.snowflake_epoch = '%s' again and restart the server.", format_epoch(old_epoch))));
-}
-
-/*
- * The largest millisecond the durable floors cover for a caller of this
- * database: the state file's floor and, for callers that can write it (not
- * a parallel worker, not a read-only transaction), the database's too.
- */
-static int64
-floor_cover(IdgenFloorSlot *slot, bool can_write_db)
-{
-	int64		srv = (int64) pg_atomic_read_u64(&clock_shared->server_ms);
-	int64		db = (int64) pg_atomic_read_u64(&slot->reserved_ms);
-
-	return can_write_db ? Min(srv, db) : srv;
-}
-
-/* What every caller of this database may issue without advancing. */
-static void
-publish_ok(IdgenFloorSlot *slot)
-{
-	raise_u64(&slot->ok_ms, floor_cover(slot, true));
+				 errhint("If the server's epoch was moved, set id_gen.snowflake_epoch = '%s' again and restart the server. "
+						 "Otherwise (a database restored from another server), until then generate these tables' snowflake ids "
+						 "in another database, or on a server with an id_gen.worker_id none of the old ids has: under the same "
+						 "worker id new ids could repeat them.",
+						 format_epoch((int64) pg_atomic_read_u64(&my_slot->old_epoch_ms)))));
 }
 
 /*
@@ -689,16 +422,16 @@ wait_for_floor(int64 floor)
 
 /* Note a glitch floor and the worker id kept with it (-1: any). */
 static void
-note_glitch(pg_atomic_uint64 *glitch_ms, pg_atomic_uint32 *glitch_worker, int64 floor, int32 worker)
+note_glitch(IdgenFloorSlot *slot, int64 floor, int32 worker)
 {
 	uint32		w = worker < 0 ? 0 : (uint32) worker + 1;
 
-	if (pg_atomic_read_u64(glitch_ms) == 0)
-		pg_atomic_write_u32(glitch_worker, w);
-	else if (pg_atomic_read_u32(glitch_worker) != w)
-		pg_atomic_write_u32(glitch_worker, 0);
+	if (pg_atomic_read_u64(&slot->glitch_ms) == 0)
+		pg_atomic_write_u32(&slot->glitch_worker, w);
+	else if (pg_atomic_read_u32(&slot->glitch_worker) != w)
+		pg_atomic_write_u32(&slot->glitch_worker, 0);
 	pg_write_barrier();
-	raise_u64(glitch_ms, floor);
+	raise_u64(&slot->glitch_ms, floor);
 }
 
 /*
@@ -758,55 +491,13 @@ raise_streams(int64 floor, int64 epoch_ms, bool glitch)
 }
 
 /*
- * The server's first use since the start: read the state file (not under
- * the LWLock: it is replaced by rename, and nobody writes it before it has
- * been loaded), wait for the clock to pass its floor, raise the streams.
- */
-static void
-load_server_floor(void)
-{
-	IdgenClockShared *cs = clock_shared;
-	ClockStateFile f;
-	bool		found;
-	bool		glitch;
-
-	if (pg_atomic_read_u32(&cs->file_loaded) != 0)
-		return;
-	found = state_file_read(&f);
-	glitch = found && is_glitch(f.floor_ms);
-	if (found && !glitch && !RecoveryInProgress())
-		wait_for_floor(f.floor_ms);
-	LWLockAcquire(&cs->lock, LW_EXCLUSIVE);
-	if (pg_atomic_read_u32(&cs->file_loaded) == 0)
-	{
-		if (found)
-		{
-			raise_streams(f.floor_ms, f.epoch_ms, glitch);
-			note_floor_epoch(f.floor_ms, f.epoch_ms);
-			if (glitch)
-				note_glitch(&cs->glitch_ms, &cs->glitch_worker, f.floor_ms, f.worker);
-			raise_u64(&cs->server_ms, f.floor_ms);
-			cs->server_worker = f.worker;
-		}
-		pg_write_barrier();
-		pg_atomic_write_u32(&cs->file_loaded, 1);
-	}
-	LWLockRelease(&cs->lock);
-}
-
-/*
  * First use of this database since server start (or since promotion, or
- * since its slot was handed over): load the server's floor if nobody has,
- * then read the database's and raise the streams above it before anyone is
- * told the slot is loaded.
- *
- * Every floor this server writes goes to the state file first, so a
- * database's floor is normally at or below what the streams were raised
- * above when the file was read: the database then starts at once and
- * behaves as those already in use, whatever the clock does.  A higher floor
- * (a database restored or upgraded from elsewhere, a replayed primary's
- * after promotion, a lost state file) is met as the server's own: wait for
- * the clock to pass it, or ERROR.
+ * since its slot was cleared): read the database's floor and raise the
+ * streams above it before anyone is told the slot is loaded.  A floor above
+ * every one read so far is waited for (at most a step plus the tolerance);
+ * a glitch floor is not (see is_glitch).  A database whose floor is at or
+ * below one already waited for starts at once and behaves as those already
+ * in use, whatever the clock does.
  *
  * During recovery (a hot standby, where timeuuid_next() works without
  * advancing the floor) the read is provisional: the primary keeps raising
@@ -822,7 +513,6 @@ load_floor(IdgenFloorSlot *slot)
 	Oid			epochoid = clock_epoch_seq();
 	bool		in_recovery = RecoveryInProgress();
 
-	load_server_floor();
 	if (!in_recovery)
 		LockRelationOid(seqoid, ShareUpdateExclusiveLock);
 	if (pg_atomic_read_u32(&slot->loaded) != IDGEN_FLOOR_LOADED)
@@ -858,18 +548,17 @@ load_floor(IdgenFloorSlot *slot)
 		 * from a server with one, or the server's setting moved): they bound
 		 * this database's snowflake/jsid alone, up to the floor first found
 		 * under that epoch (id_gen.snowflake_floor; the database keeps the
-		 * epoch in id_gen.clock_epoch until new ids pass them).  The
-		 * server-wide streams see the floor in the server's epoch.
+		 * epoch in id_gen.clock_epoch until new ids pass them; a 1.3 schema,
+		 * without the sequence, up to its floor).  The server-wide streams
+		 * see the floor in the server's epoch.
 		 */
-		if (!OidIsValid(efloor_oid))
-			note_floor_epoch(db_floor, db_epoch);	/* a 1.3 schema: 1.3's way */
-		else if (db_epoch < cs->epoch_ms && db_floor > db_epoch)
+		if (db_epoch < cs->epoch_ms && db_floor > db_epoch)
 		{
 			if (efloor <= 0)
 			{
 				efloor = db_floor;
 				/* else the next advance by a read-write caller writes it */
-				if (!in_recovery && !XactReadOnly && !IsInParallelMode())
+				if (OidIsValid(efloor_oid) && !in_recovery && !XactReadOnly && !IsInParallelMode())
 				{
 					idgen_sequence_setval(efloor_oid, efloor);
 					XLogFlush(XactLastRecEnd);
@@ -885,23 +574,18 @@ load_floor(IdgenFloorSlot *slot)
 		 * A standby issues only timeuuids of its own stream, raised above the
 		 * floor below; it has nothing to wait for, and the primary's floor is
 		 * a reservation up to a step ahead of a clock that may differ.  A
-		 * glitch floor, this database's or the server's, refuses the worker
-		 * id kept with it instead of a wait.
+		 * glitch floor refuses the worker id kept with it instead of a wait.
 		 */
 		if (!in_recovery)
 		{
 			if (glitch)
-				note_glitch(&slot->glitch_ms, &slot->glitch_worker, db_floor, db_worker);
+				note_glitch(slot, db_floor, db_worker);
 			else if (db_floor > (int64) pg_atomic_read_u64(&cs->raised_ms))
 				wait_for_floor(db_floor);
-			if (pg_atomic_read_u64(&cs->glitch_ms) > 0)
-				note_glitch(&slot->glitch_ms, &slot->glitch_worker, (int64) pg_atomic_read_u64(&cs->glitch_ms),
-							(int32) pg_atomic_read_u32(&cs->glitch_worker) - 1);
 		}
 		raise_streams(db_floor, db_epoch, glitch);
 		raise_u64(&slot->reserved_ms, db_floor);
 		slot->worker = db_worker;
-		publish_ok(slot);
 		pg_write_barrier();
 		if (in_recovery)
 		{
@@ -974,96 +658,73 @@ idgen_clock_floor_peek(void)
 }
 
 /*
- * Raise the floors to cover unix_ms, each to max(unix_ms, now) + one step:
- * the state file (any context but recovery), then this database's sequence
- * (read-write callers), each durable before its new value is published.
- * Returns the largest millisecond now covered for this caller.
+ * Raise this database's floor to cover unix_ms, to max(unix_ms, now) + one
+ * step, WAL-flushed before the new value is published: read-write callers
+ * only (a parallel worker or a read-only transaction cannot write it).
+ * Returns the largest millisecond now covered.
  */
 int64
 idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms)
 {
-	IdgenClockShared *cs = clock_shared;
-	bool		can_write_db = !IsInParallelMode() && !XactReadOnly;
-	int64		covered = floor_cover(slot, can_write_db);
+	int64		covered = (int64) pg_atomic_read_u64(&slot->reserved_ms);
 	int64		now;
 	int64		target;
-	bool		wrote = false;
+	Oid			seqoid;
+	Oid			epochoid;
 
-	if (covered >= unix_ms || RecoveryInProgress())
+	if (covered >= unix_ms || RecoveryInProgress() || IsInParallelMode() || XactReadOnly)
 		return covered;
 	now = idgen_clock_now_ms();
 	target = Max(unix_ms, now) + IDGEN_FLOOR_STEP_MS;
+	seqoid = clock_floor_seq();
+	epochoid = clock_epoch_seq();
 
-	if ((int64) pg_atomic_read_u64(&cs->server_ms) < unix_ms)
+	LockRelationOid(seqoid, ShareUpdateExclusiveLock);
+	if ((int64) pg_atomic_read_u64(&slot->reserved_ms) < unix_ms)
 	{
-		LWLockAcquire(&cs->lock, LW_EXCLUSIVE);
-		if ((int64) pg_atomic_read_u64(&cs->server_ms) < unix_ms)
+		bool		is_called;
+		/* Never lower a floor someone (a restore, an admin) set higher. */
+		int64		stored = idgen_sequence_last_value(seqoid, &is_called);
+		int64		db_target = Max(target, stored);
+
+		idgen_sequence_setval(seqoid, db_target);
+		if ((int64) pg_atomic_read_u64(&slot->epoch_floor_ms) > 0 && OidIsValid(clock_epoch_floor_seq()))
 		{
-			int32		worker = worker_to_persist(slot, (int64) pg_atomic_read_u64(&cs->server_ms),
-												   cs->server_worker, now);
+			/* The earlier epoch's floor while it binds, else none. */
+			int64		ef = idgen_sequence_last_value(clock_epoch_floor_seq(), &is_called);
+			int64		want = now <= db_epoch_refused_to(slot) ?
+				(int64) pg_atomic_read_u64(&slot->epoch_floor_ms) : 0;
 
-			state_file_write(target, epoch_to_persist(nullptr, now), worker);
-			cs->server_worker = worker;
-			raise_u64(&cs->server_ms, target);
-			wrote = true;
+			if (ef != want)
+				idgen_sequence_setval(clock_epoch_floor_seq(), want);
 		}
-		LWLockRelease(&cs->lock);
-	}
-	if (can_write_db && (int64) pg_atomic_read_u64(&slot->reserved_ms) < unix_ms)
-	{
-		Oid			seqoid = clock_floor_seq();
-		Oid			epochoid = clock_epoch_seq();
-
-		LockRelationOid(seqoid, ShareUpdateExclusiveLock);
-		if ((int64) pg_atomic_read_u64(&slot->reserved_ms) < unix_ms)
+		if (OidIsValid(clock_worker_seq()))
 		{
-			bool		is_called;
-			/* Never lower a floor someone (a restore, an admin) set higher. */
-			int64		stored = idgen_sequence_last_value(seqoid, &is_called);
-			int64		db_target = Max(target, stored);
+			int32		worker = worker_to_persist(slot, (int64) pg_atomic_read_u64(&slot->reserved_ms),
+												   slot->worker, now);
 
-			idgen_sequence_setval(seqoid, db_target);
-			if ((int64) pg_atomic_read_u64(&slot->epoch_floor_ms) > 0 && OidIsValid(clock_epoch_floor_seq()))
-			{
-				/* The earlier epoch's floor while it binds, else none. */
-				int64		ef = idgen_sequence_last_value(clock_epoch_floor_seq(), &is_called);
-				int64		want = now <= db_epoch_refused_to(slot) ?
-					(int64) pg_atomic_read_u64(&slot->epoch_floor_ms) : 0;
-
-				if (ef != want)
-					idgen_sequence_setval(clock_epoch_floor_seq(), want);
-			}
-			if (OidIsValid(clock_worker_seq()))
-			{
-				int32		worker = worker_to_persist(slot, (int64) pg_atomic_read_u64(&slot->reserved_ms),
-													   slot->worker, now);
-
-				if (worker != slot->worker)
-					idgen_sequence_setval(clock_worker_seq(), worker);
-				slot->worker = worker;
-			}
-			if (OidIsValid(epochoid))
-			{
-				int64		epoch = epoch_to_persist(slot, now);
-				int64		cur = idgen_sequence_last_value(epochoid, &is_called);
-
-				if (!is_called || cur != epoch)
-					idgen_sequence_setval(epochoid, epoch);
-			}
-			/*
-			 * Nobody else flushes setval's records, and the ids depend on
-			 * them.  XactLastRecEnd is the end of the last record this
-			 * backend inserted (the insert position could lie past a page
-			 * header, which XLogFlush rejects).
-			 */
-			XLogFlush(XactLastRecEnd);
-			raise_u64(&slot->reserved_ms, db_target);
-			wrote = true;
+			if (worker != slot->worker)
+				idgen_sequence_setval(clock_worker_seq(), worker);
+			slot->worker = worker;
 		}
-		UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
-	}
-	if (wrote)
+		if (OidIsValid(epochoid))
+		{
+			int64		epoch = epoch_to_persist(slot, now);
+			int64		cur = idgen_sequence_last_value(epochoid, &is_called);
+
+			if (!is_called || cur != epoch)
+				idgen_sequence_setval(epochoid, epoch);
+		}
+		/*
+		 * Nobody else flushes setval's records, and the ids depend on
+		 * them.  XactLastRecEnd is the end of the last record this
+		 * backend inserted (the insert position could lie past a page
+		 * header, which XLogFlush rejects).
+		 */
+		XLogFlush(XactLastRecEnd);
+		raise_u64(&slot->reserved_ms, db_target);
 		pg_atomic_fetch_add_u64(&slot->advances, 1);
-	publish_ok(slot);
-	return floor_cover(slot, can_write_db);
+	}
+	UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
+	return (int64) pg_atomic_read_u64(&slot->reserved_ms);
 }

@@ -3,23 +3,21 @@
  * clock floor that keeps them above every id issued before a crash, a
  * restart with the clock set back, a failover, a restore or an upgrade.
  *
- * The floor (Unix ms) is kept twice, with the snowflake/jsid epoch in effect
- * beside it:
- *  - per database, in its WAL-logged sequences id_gen.clock_floor and
- *    id_gen.clock_epoch: crash recovery, standbys, PITR, pg_dump and
- *    pg_upgrade carry them.  Written by read-write callers only;
- *  - server-wide, in the state file $PGDATA/id_gen_clock.state (clock.cpp):
- *    the streams are server-wide, so after a restart no database may issue
- *    an id below one any database issued before.  Written from any context
- *    (read-only transactions and parallel workers included), read lazily at
- *    the first use after a start: a missing file is an empty one, a corrupt
- *    one an ERROR at the generator, never a server that cannot start.
- * Nothing here needs a resource when WAL is replayed, and nothing takes a
- * replication slot.
+ * The floor (Unix ms) is kept once, per database, in its WAL-logged
+ * sequences id_gen.clock_floor, with id_gen.clock_epoch (the snowflake/jsid
+ * epoch of the ids below it), id_gen.clock_worker (the worker id of those
+ * ids) and id_gen.snowflake_floor beside it: crash recovery, standbys,
+ * PITR, pg_dump and pg_upgrade carry them.  Written by read-write callers
+ * only.  Shared memory is a cache of them: the streams are server-wide, but
+ * across a restart each database's ids are kept above its own floor only
+ * (docs/snowflake.md says what that leaves out).  Nothing here needs a
+ * resource when WAL is replayed, and nothing takes a replication slot.
  *
- * An id at millisecond t is issued only once every floor that applies covers
- * t, durably.  Shared memory holds one slot per database (db_state.hpp)
- * whose ok_ms is the largest millisecond so covered.  Protocol for a generator:
+ * An id at millisecond t is issued only once the floor covers t, durably
+ * (timeuuids of read-only transactions, parallel workers and standbys, which
+ * cannot write it, excepted).  Shared memory holds one slot per database
+ * (db_state.hpp) whose reserved_ms is the largest millisecond so covered.
+ * Protocol for a generator:
  *
  *   idgen_clock_on_load(hook)            from _PG_init: hook(floor, epoch)
  *                                        raises the generator's stream above
@@ -29,8 +27,7 @@
  *   slot = idgen_clock_floor();          when !idgen_clock_floor_ready(slot):
  *                                        first use of the database since the
  *                                        start, or since promotion; reads the
- *                                        persisted floors (on the server's
- *                                        first use, and for a floor above
+ *                                        database's floor (for a floor above
  *                                        every one read so far, waiting at
  *                                        most IDGEN_FLOOR_STEP_MS plus the
  *                                        backward tolerance for the clock to
@@ -60,9 +57,8 @@ extern "C" {
 typedef struct IdgenFloorSlot
 {
 	pg_atomic_uint32 loaded;	/* IDGEN_FLOOR_* above */
-	pg_atomic_uint64 ok_ms;		/* ids up to here are covered by every floor */
 	pg_atomic_uint64 reserved_ms;	/* this database's persisted floor */
-	pg_atomic_uint64 advances;	/* durable floor advances (file or WAL) since start */
+	pg_atomic_uint64 advances;	/* durable floor advances since start */
 	/*
 	 * Snowflake ids and jsids this database holds were counted from
 	 * old_epoch_ms, earlier than the server's epoch, up to epoch_floor_ms
@@ -153,14 +149,13 @@ extern IdgenFloorSlot *idgen_clock_floor_peek(void);
 static inline int64
 idgen_clock_floor_reserved(IdgenFloorSlot *slot)
 {
-	return (int64) pg_atomic_read_u64(&slot->ok_ms);
+	return (int64) pg_atomic_read_u64(&slot->reserved_ms);
 }
 
 /*
- * Make the persisted floors cover unix_ms (the state file, and for a
- * read-write caller the database's sequence, WAL-flushed); returns the
- * largest millisecond now covered for this caller, below unix_ms only during
- * recovery, where nothing is written.  May ERROR.
+ * Make the database's floor cover unix_ms (WAL-flushed); returns the largest
+ * millisecond now covered, below unix_ms where nothing can be written
+ * (recovery, a read-only transaction, a parallel worker).  May ERROR.
  */
 extern int64 idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms);
 
@@ -189,10 +184,9 @@ extern int64 idgen_clock_epoch_ms(void);
 /*
  * ERROR 55000 if the epoch of this start is later than one under which ids
  * up to a floor read were issued and the clock has not yet passed them in
- * the new count (new ids would be smaller): server-wide when the state file
- * holds the earlier epoch (the server's own setting moved), else for this
- * database alone (a database restored from a server with an earlier epoch).
- * fname names the generator.
+ * the new count (new ids would be smaller), for this database (the server's
+ * setting moved, or the database was restored from a server with an
+ * earlier epoch).  fname names the generator.
  */
 extern void idgen_clock_check_epoch(const char *fname);
 

@@ -54,13 +54,11 @@ static TimeuuidShared *tu_shared = nullptr;
  * This database's persistent clock floor (src/pg/clock.hpp), shared with
  * snowflake_next(): no id is issued at a millisecond above the floor unless
  * the floor has first been raised durably, and after a restart, a crash or
- * a promotion the stream starts above the floor persisted before.
- * tu_covered_ms: what the floors durably cover for this backend beyond the
- * slot's ok_ms (a parallel worker or a read-only transaction can raise only
- * the server-wide floor).
+ * a promotion the stream starts above the floor persisted before.  A
+ * parallel worker or a read-only transaction cannot raise the floor: its ids
+ * above it are issued all the same (their random bits keep them apart).
  */
 static IdgenFloorSlot *tu_slot = nullptr;
-static int64 tu_covered_ms = 0;
 
 static void
 tu_shared_init(void *ptr)
@@ -192,8 +190,8 @@ tu_next_monotonic(void)
 		 */
 		int64		ms = static_cast<int64>(idgen::v7_word_ms(next));
 
-		if (unlikely(ms > idgen_clock_floor_reserved(tu_slot) && ms > tu_covered_ms))
-			tu_covered_ms = Max(tu_covered_ms, idgen_clock_floor_advance(tu_slot, ms));
+		if (unlikely(ms > idgen_clock_floor_reserved(tu_slot)))
+			(void) idgen_clock_floor_advance(tu_slot, ms);
 		if (pg_atomic_compare_exchange_u64(&st->word, &prev, next))
 			break;
 	}

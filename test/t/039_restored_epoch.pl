@@ -7,7 +7,7 @@
 #
 # The restored database converts its floor into the server's epoch
 # (id_gen.snowflake_floor) at its first use; nothing of the old epoch is
-# written into the server's state file or another database.
+# written into another database.
 use strict;
 use warnings;
 

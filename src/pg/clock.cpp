@@ -455,11 +455,17 @@ worker_to_persist(IdgenFloorSlot *slot, int64 prev_floor, int32 prev_worker, int
 }
 
 void
-idgen_clock_glitch_error(IdgenFloorSlot *slot, const char *fname, int32 worker)
+idgen_clock_glitch_wait(IdgenFloorSlot *slot, const char *fname, int32 worker)
 {
 	int64		floor = (int64) pg_atomic_read_u64(&slot->glitch_ms);
 	int64		now = idgen_clock_now_ms();
 
+	/* The clock has come back to within a reservation of it: wait, as at a load. */
+	if (!is_glitch(floor))
+	{
+		wait_for_floor(floor);
+		return;
+	}
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("%s(): the clock is %lld ms behind the persisted clock floor of worker id %d",

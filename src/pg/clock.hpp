@@ -139,8 +139,12 @@ idgen_clock_glitch_refuses(IdgenFloorSlot *slot, int64 now_unix_ms, int32 worker
 	return w == 0 || (int32) w - 1 == worker;
 }
 
-/* ERROR 55000 for idgen_clock_glitch_refuses(): why, and the way out. */
-extern void idgen_clock_glitch_error(IdgenFloorSlot *slot, const char *fname, int32 worker);
+/*
+ * For idgen_clock_glitch_refuses(): wait until the clock passes the floor
+ * if it is within a reservation of it (the clock was put right), else
+ * ERROR 55000 with why and the way out.
+ */
+extern void idgen_clock_glitch_wait(IdgenFloorSlot *slot, const char *fname, int32 worker);
 
 /* This database's slot if one exists, without loading anything. */
 extern IdgenFloorSlot *idgen_clock_floor_peek(void);

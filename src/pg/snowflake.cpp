@@ -276,7 +276,10 @@ snowflake_reserve(SfStream *st, int32 count, const char *fname)
 
 		/* Ids of this worker id may exist ahead of the clock (clock.hpp). */
 		if (unlikely(idgen_clock_glitch_refuses(st->slot, now + sf_epoch_ms, worker)))
-			idgen_clock_glitch_error(st->slot, fname, worker);
+		{
+			idgen_clock_glitch_wait(st->slot, fname, worker);
+			continue;
+		}
 
 		sf::Step	s = sf::next(*st->layout, (int64) state, now, worker, count,
 								 floor, idgen_max_clock_backward_ms, idgen_snowflake_start_spread);

@@ -14,8 +14,11 @@
 #     started after every earlier one returned); decimal ids likewise per
 #     database; hilo ids per session and key;
 #   - every snowflake and timeuuid id of a phase is above every id of the
-#     phases before it (after a crash, a restart, a promotion), checked
-#     separately within one database and across the two databases;
+#     phases before it (after a crash, a restart, a promotion) of the same
+#     database (1.4 keeps the floor once, per database: across a restart
+#     with the clock set back the two databases are not ordered, see
+#     docs/snowflake.md; 1.3's server-wide state file made them so, and this
+#     test checked it);
 #   - one decimal_id generator id per database for its life (every phase),
 #     never shared by the two databases;
 #   - each table holds exactly the rows whose transaction committed.
@@ -1367,10 +1370,10 @@ for my $p (0 .. $#phases)
 		report(!@dv, "phase $label: decimal_id keeps one generator id per database, not shared", @dv);
 	}
 
-	# Above every id of the earlier phases: first against the ids of the same
-	# database; then, for the ids that pass that, against the other
-	# database's (a per-database floor shows up only in the second).
-	for my $cross (0, 1)
+	# Above every id of the earlier phases of the same database.  (The other
+	# database's are no longer a bound: the floor is kept per database; the
+	# loop keeps the cross-database form for a promise that may return.)
+	for my $cross (0)
 	{
 		next unless @{ $phases[$p]{anc} };
 		next if $cross && !$has_db2;

@@ -15,10 +15,9 @@
  * the node's key of the shell table, inside the node's range
  * (hilo_this_node_range).  The name is qualified with the shard's schema as
  * the CREATE TABLE resolves it, so that the call does not depend on the
- * caller's search_path (issue 16, defect 7: sessions with different paths
- * drew from two keys), and the data floor finds the shard's column by it
- * (hilo/floor.cpp).  Every other statement passes untouched, including the
- * shell table's own CREATE TABLE, whose default names itself.
+ * caller's search_path (sessions with different paths would draw from two
+ * keys).  Every other statement passes untouched, including the shell
+ * table's own CREATE TABLE, whose default names itself.
  */
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
@@ -42,7 +41,8 @@ extern "C" {
 
 static ProcessUtility_hook_type prev_process_utility = nullptr;
 
-bool
+/* Whether name is a shard name of base: base, '_' and one or more digits. */
+static bool
 hilo_is_shard_name(const char *name, const char *base)
 {
 	size_t		n = strlen(base);

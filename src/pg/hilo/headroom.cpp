@@ -27,22 +27,21 @@ static int	warned_level = 0;
 static TimestampTz warned_at = 0;
 
 void
-hilo_warn_near_end(Oid relid, const HiloKeyRow *row, idgen::HiloNodeRange range,
-				   const idgen::HiloBlock *block)
+hilo_warn_near_end(const HiloKey *key, idgen::HiloNodeRange range, const idgen::HiloBlock *block)
 {
+	Oid			relid = key->relid;
 	int64		last = PG_INT64_MAX;
 	HeapTuple	tup;
 	double		used;
 	int			level;
 	TimestampTz now;
 
-	if (OidIsValid(row->seqid) &&
-		(tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(row->seqid))) != nullptr)
+	if ((tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(key->seqid))) != nullptr)
 	{
 		int64		seqmax = ((Form_pg_sequence) GETSTRUCT(tup))->seqmax;
 
 		ReleaseSysCache(tup);
-		last = idgen::hilo_reserved_to(row->strategy, seqmax, hilo_row_size(row));
+		last = idgen::hilo_reserved_to(key->strategy, seqmax, hilo_key_size(key));
 	}
 	last = Min(last, range.last);
 	if (last < range.first)

@@ -127,6 +127,15 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 	$draw->('b', 'app_seq', 'pooled_lo', 10) for 1 .. 2;
 	$sql->("INSERT INTO b (id) VALUES (1), (11)");
 
+	# A partitioned table's key; its partition's copied default names it.
+	$sql->(q{
+		CREATE TABLE p (id bigint DEFAULT hilo_next('p'), v int) PARTITION BY RANGE (v);
+		CREATE TABLE p1 PARTITION OF p FOR VALUES FROM (0) TO (1000);
+	});
+	my $p_seq = $own_key->('p', 50, 'false');
+	$draw->('p', $p_seq, 'classic', 50);
+	$sql->("INSERT INTO p (id, v) VALUES (1, 1), (49, 2)");
+
 	# A table whose key no draw had made yet, with rows of explicit ids.
 	$sql->("CREATE TABLE n (id bigint PRIMARY KEY DEFAULT hilo_next('n'), v int)");
 	$sql->("INSERT INTO n (id) VALUES (1), (2), (7)");
@@ -163,7 +172,7 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 		push @{ $issued{o} }, [ 0, block('legacy', 7, 100)->[1] ];
 	}
 	my $z_last = $sql->("SELECT last_value FROM $z_seq");
-	my @tables = ('t', '"App S"."Line"', 'b', 'n', ($version eq '1.3' ? ('o') : ()));
+	my @tables = ('t', '"App S"."Line"', 'b', 'n', 'p', ($version eq '1.3' ? ('o') : ()));
 
 	my ($ret, $out, $err) = $node->psql($db, 'ALTER EXTENSION id_gen UPDATE');
 	is($ret, 0, "$version: ALTER EXTENSION id_gen UPDATE succeeds") or diag($err);
@@ -211,7 +220,7 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 
 	# Own sequences: the table's schema, its owner, OWNED BY the column,
 	# MINVALUE 0, NO CYCLE, nothing granted to PUBLIC, not a member.
-	my @own = ('t', '"App S"."Line"', 'n', ($version eq '1.3' ? ('o') : ()));
+	my @own = ('t', '"App S"."Line"', 'n', 'p', ($version eq '1.3' ? ('o') : ()));
 	for my $table (@own)
 	{
 		is($sql->(qq{
@@ -246,6 +255,12 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 			push @{ $new{$table} }, split /\n/, $ids;
 		}
 	}
+	# The partition draws from its table's key.
+	is($sql->(q{SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'p1'::regclass}),
+		"hilo_next('p'::regclass, 'p_id_seq'::regclass, 'classic'::text, 50, false, NULL::text)",
+		"$version: the partition's default names its table's key");
+	push @{ $new{p} }, split /\n/,
+	  $sql->("INSERT INTO p1 (v) SELECT g FROM generate_series(1, 30) g RETURNING id");
 	if ($version eq '1.3')
 	{
 		# The ORM reads its hi row and writes it plus one; it uses what it read.
@@ -286,6 +301,31 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 		unlike($out, qr/f/, "$version: restored, the new ids of $table lie above the dumped ones");
 	}
 }
+
+# Node ranges (id_gen.hilo_node_ranges): the earlier library placed an own
+# key's sequence in this node's range; rows replicated from another node lie
+# in that node's range.  The converted key stays in this node's range, above
+# what it handed out.
+$node->append_conf('postgresql.conf', "id_gen.hilo_node_ranges = on\nid_gen.worker_id = 2\n");
+$node->reload;
+$node->safe_psql('postgres', 'CREATE DATABASE ranges');
+$node->safe_psql('ranges', q{
+	CREATE EXTENSION id_gen VERSION '1.3';
+	CREATE TABLE r (id bigint PRIMARY KEY DEFAULT hilo_next('r'), v int);
+	CREATE SEQUENCE id_gen.hilo_seq_1 AS bigint MINVALUE 0 START 0 NO CYCLE;
+	SELECT nextval('id_gen.hilo_seq_counter');
+	GRANT SELECT ON SEQUENCE id_gen.hilo_seq_1 TO PUBLIC;
+	INSERT INTO id_gen.hilo_key (relid, seq, strategy, max_lo, own_seq) VALUES ('r', 'id_gen.hilo_seq_1', 'classic', 100, true);
+	SELECT setval('id_gen.hilo_seq_1', (SELECT first_id / 100 + 1 FROM hilo_node_range(2)), false);
+});
+my ($first, $last) = split /\|/, $node->safe_psql('ranges', 'SELECT first_id, last_id FROM hilo_node_range(2)');
+my $hi = $node->safe_psql('ranges', "SELECT nextval('id_gen.hilo_seq_1')");
+$node->safe_psql('ranges', "INSERT INTO r (id) VALUES (3), (${hi}00), (${hi}01), ((SELECT first_id + 5 FROM hilo_node_range(1)))");
+$node->safe_psql('ranges', 'ALTER EXTENSION id_gen UPDATE');
+my @ids = split /\n/, $node->safe_psql('ranges', 'INSERT INTO r (v) SELECT g FROM generate_series(1, 30) g RETURNING id');
+is(scalar(grep { $_ < $first || $_ > $last } @ids), 0, 'node ranges: the converted key draws in this node\'s range');
+is(scalar(grep { $_ >= $hi * 100 && $_ <= $hi * 100 + 99 } @ids), 0,
+	'node ranges: above the block it handed out before the update');
 
 $node->stop;
 done_testing();

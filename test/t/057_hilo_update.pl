@@ -137,7 +137,9 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 	$sql->("INSERT INTO p (id, v) VALUES (1, 1), (49, 2)");
 
 	# A table whose key no draw had made yet, with rows of explicit ids.
+	# (A sequence of the user's has the name serial's naming gives first.)
 	$sql->("CREATE TABLE n (id bigint PRIMARY KEY DEFAULT hilo_next('n'), v int)");
+	$sql->("CREATE SEQUENCE n_id_seq");
 	$sql->("INSERT INTO n (id) VALUES (1), (2), (7)");
 	push @{ $issued{n} }, [ 1, 7 ];
 
@@ -227,7 +229,7 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 			SELECT k.sequence = pg_get_serial_sequence('$table', 'id')::regclass
 			       AND s.relnamespace = c.relnamespace AND s.relowner = c.relowner
 			       AND q.seqmin = 0 AND NOT q.seqcycle AND k.own_sequence
-			       AND s.relname = c.relname || '_id_seq'
+			       AND s.relname ~ ('^' || c.relname || '_id_seq[0-9]*\$')
 			       AND NOT EXISTS (SELECT 1 FROM aclexplode(s.relacl) a WHERE a.grantee = 0)
 			       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = s.oid AND d.deptype = 'e')
 			  FROM id_gen.hilo_keys k JOIN pg_class c ON c.oid = k.table_name
@@ -235,6 +237,8 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 			 WHERE k.table_name = '$table'::regclass}), 't',
 			"$version: the sequence of $table is its column's, in its schema, of its owner");
 	}
+	is($sql->(q{SELECT sequence FROM id_gen.hilo_keys WHERE table_name = 'n'::regclass}), 'n_id_seq1',
+		"$version: a name taken gets a suffix, as serial's does");
 	is($sql->(q{SELECT relowner::regrole FROM pg_class WHERE oid = '"App S"."Line_id_seq"'::regclass}),
 		'alice', "$version: the sequence of alice's table is alice's");
 	is($sql->(q{SELECT count(*) FROM pg_class WHERE relnamespace = 'id_gen'::regnamespace
@@ -301,6 +305,28 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 		unlike($out, qr/f/, "$version: restored, the new ids of $table lie above the dumped ones");
 	}
 }
+
+# The extension in a schema whose name needs quotes: the defaults name its
+# functions there.
+$node->safe_psql('postgres', 'CREATE DATABASE gen_schema');
+$node->safe_psql('gen_schema', q{
+	CREATE SCHEMA "Gen S";
+	CREATE EXTENSION id_gen SCHEMA "Gen S" VERSION '1.1';
+	CREATE TABLE t (id bigint PRIMARY KEY DEFAULT "Gen S".hilo_next('t'), v int);
+	CREATE SEQUENCE id_gen.hilo_seq_1 AS bigint MINVALUE 0 START 0 NO CYCLE;
+	SELECT nextval('id_gen.hilo_seq_counter');
+	GRANT SELECT ON SEQUENCE id_gen.hilo_seq_1 TO PUBLIC;
+	INSERT INTO id_gen.hilo_key VALUES ('t', 'id_gen.hilo_seq_1', 'classic', 10, true);
+	SELECT nextval('id_gen.hilo_seq_1');
+	INSERT INTO t (id) VALUES (1), (9);
+	ALTER EXTENSION id_gen UPDATE;
+});
+is($node->safe_psql('gen_schema', q{SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 't'::regclass}),
+	q{"Gen S".hilo_next('t'::regclass, 't_id_seq'::regclass, 'classic'::text, 10, false, NULL::text)},
+	'extension in another schema: the default names its function there');
+$node->safe_psql('gen_schema', 'INSERT INTO t (v) SELECT g FROM generate_series(1, 30) g');
+is($node->safe_psql('gen_schema', 'SELECT min(id) FROM t WHERE v IS NOT NULL'),
+	'10', 'extension in another schema: the key goes on above its block');
 
 # Node ranges (id_gen.hilo_node_ranges): the earlier library placed an own
 # key's sequence in this node's range; rows replicated from another node lie

@@ -102,8 +102,8 @@ CREATE FUNCTION id_gen.hilo_update_name(relid oid, col name) RETURNS name
     LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     nsp oid := (SELECT relnamespace FROM pg_class WHERE oid = relid);
-    n1 text := (SELECT relname FROM pg_class WHERE oid = relid);
-    n2 text := col;
+    n1 text;
+    n2 text;
     label text;
     candidate text;
     pass int := 0;

@@ -448,6 +448,18 @@ hilo_seq_move_to(Oid seqid, int64 next_v)
 	int64		inc = hilo_seq_increment(seqid, &seqmin);
 	int64		prev;
 	bool		called = !pg_sub_s64_overflow(next_v, inc, &prev) && prev >= seqmin;
+	HeapTuple	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
+	int64		seqmax = HeapTupleIsValid(tup) ? ((Form_pg_sequence) GETSTRUCT(tup))->seqmax : PG_INT64_MAX;
+
+	if (HeapTupleIsValid(tup))
+		ReleaseSysCache(tup);
+	if ((called ? prev : next_v) > seqmax)
+		ereport(ERROR,
+				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				 errmsg("sequence %s cannot move to " INT64_FORMAT ", past its MAXVALUE " INT64_FORMAT,
+						hilo_relname(seqid), next_v, seqmax),
+				 errdetail("Its next value must give a block above every id the Hi/Lo key gave."),
+				 errhint("Nothing was changed.  Use a sequence with room above the key's ids.")));
 
 	hilo_as_role_enter(&st, hilo_rel_owner(seqid));
 	hilo_spi(psprintf("SELECT pg_catalog.setval(%s::pg_catalog.regclass, " INT64_FORMAT ", %s)",

@@ -122,8 +122,10 @@ enum class HiloForm : uint8_t
 /*
  * Classifies a default expression; for the short form *relid is the table
  * it names, for the full form key is filled (but for increment and own).
+ * *textp (if given): the text form, hilo_next_text('t') or
+ * hilo_next_text('t', <full form>), whose ids are written '<table>/<n>-<tag>'.
  */
-extern HiloForm hilo_parse_default(Node *expr, Oid *relid, HiloKey *key);
+extern HiloForm hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp = nullptr);
 
 /*
  * relid's key: the full-form default of one of its columns that names

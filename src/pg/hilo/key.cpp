@@ -223,9 +223,9 @@ hilo_function_form(Oid funcid)
 		{
 			char	   *s = TextDatumGetCString(src);
 
-			if (strcmp(s, "hilo_next") == 0)
+			if (strcmp(s, "hilo_next") == 0 || strcmp(s, "hilo_next_text") == 0)
 				form = HiloForm::short_form;
-			else if (strcmp(s, "hilo_next_key") == 0)
+			else if (strcmp(s, "hilo_next_key") == 0 || strcmp(s, "hilo_text_id") == 0)
 				form = HiloForm::full_form;
 		}
 	}
@@ -246,14 +246,32 @@ hilo_const_arg(FuncExpr *fe, int i, Datum *value, bool *isnull)
 	return true;
 }
 
+/* Whether funcid is one of the text forms (hilo_next_text). */
+static bool
+hilo_is_text_function(Oid funcid)
+{
+	HeapTuple	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
+	bool		isnull = true;
+	Datum		src = HeapTupleIsValid(tup) ? SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_prosrc, &isnull) : (Datum) 0;
+	bool		is = !isnull && strncmp(TextDatumGetCString(src), "hilo_", 5) == 0 &&
+		strstr(TextDatumGetCString(src), "text") != nullptr;
+
+	if (HeapTupleIsValid(tup))
+		ReleaseSysCache(tup);
+	return is;
+}
+
 HiloForm
-hilo_parse_default(Node *expr, Oid *relid, HiloKey *key)
+hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp)
 {
 	FuncExpr   *fe;
 	HiloForm	form;
 	Datum		v[6];
 	bool		n[6];
+	bool		is_text;
 
+	if (textp != nullptr)
+		*textp = false;
 	expr = strip_implicit_coercions(expr);
 	if (expr == nullptr || !IsA(expr, FuncExpr))
 		return HiloForm::none;
@@ -261,6 +279,17 @@ hilo_parse_default(Node *expr, Oid *relid, HiloKey *key)
 	form = hilo_function_form(fe->funcid);
 	if (form == HiloForm::none)
 		return form;
+	is_text = hilo_is_text_function(fe->funcid);
+	if (textp != nullptr)
+		*textp = is_text;
+	if (form == HiloForm::full_form && is_text)
+	{
+		/* hilo_next_text(tbl, <the full form>): the key is the inner call. */
+		if (list_length(fe->args) != 2 ||
+			hilo_parse_default((Node *) lsecond(fe->args), relid, key, nullptr) != HiloForm::full_form)
+			return HiloForm::none;
+		return form;
+	}
 	for (int i = 0; i < list_length(fe->args) && i < 6; i++)
 	{
 		if (!hilo_const_arg(fe, i, &v[i], &n[i]))

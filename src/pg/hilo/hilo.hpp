@@ -184,8 +184,8 @@ extern void hilo_as_role_enter(HiloAsRole *st, Oid role);
 extern void hilo_as_role_leave(HiloAsRole *st);
 extern void hilo_spi(const char *sql, int expect);
 
-/* The value nextval() would return next (as the sequence's owner). */
-extern int64 hilo_seq_next_value(Oid seqid);
+/* The value nextval() would return next (as the sequence's owner); *called: drawn from yet. */
+extern int64 hilo_seq_next_value(Oid seqid, bool *called = nullptr);
 
 /* Makes nextval() return next_v next: forward only (as the sequence's owner). */
 extern void hilo_seq_move_to(Oid seqid, int64 next_v);

@@ -443,7 +443,7 @@ hilo_spi(const char *sql, int expect)
 }
 
 int64
-hilo_seq_next_value(Oid seqid)
+hilo_seq_next_value(Oid seqid, bool *called)
 {
 	HiloAsRole	st;
 	int64		last_value;
@@ -456,6 +456,8 @@ hilo_seq_next_value(Oid seqid)
 	last_value = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	is_called = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	hilo_as_role_leave(&st);
+	if (called != nullptr)
+		*called = is_called;
 	if (!is_called)
 		return last_value;
 	if (pg_add_s64_overflow(last_value, hilo_seq_increment(seqid), &next_v))

@@ -77,6 +77,12 @@ SELECT k.table_name,
        SELECT CASE WHEN pg_catalog.has_sequence_privilege(k.sequence, 'SELECT')
                    THEN pg_catalog.pg_sequence_last_value(k.sequence) END AS last_hi) v;
 
+CREATE FUNCTION hilo_next_text(tbl regclass, id bigint) RETURNS text
+    AS 'MODULE_PATHNAME', 'hilo_text_id'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION hilo_next_text(regclass, bigint) IS
+    'the id written as <table>/<n>-<node tag> (id_gen.node_tag); the default DEFAULT hilo_next_text(''t'') becomes, naming t''s Hi/Lo key';
+
 CREATE FUNCTION hilo_hi_row() RETURNS trigger
     AS 'MODULE_PATHNAME', 'hilo_hi_row'
     LANGUAGE C;
@@ -131,19 +137,22 @@ BEGIN
 END
 $$;
 
--- The columns of relid whose default is hilo_next('relid') (the short form,
--- the only one before 1.4), lowest first.
+-- The columns of relid whose default is hilo_next('relid') or
+-- hilo_next_text('relid') (the short forms, the only ones before 1.4),
+-- lowest first.
 CREATE FUNCTION id_gen.hilo_update_columns(relid oid) RETURNS name[]
     LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
 SELECT coalesce(array_agg(a.attname ORDER BY a.attnum), '{}')
   FROM pg_attrdef d
   JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum AND NOT a.attisdropped
  WHERE d.adrelid = relid
-   AND pg_get_expr(d.adbin, d.adrelid) =
-       format('%s.hilo_next(%L::regclass)', '@extschema@', relid::regclass::text)
+   AND pg_get_expr(d.adbin, d.adrelid) IN
+       (format('%s.hilo_next(%L::regclass)', '@extschema@', relid::regclass::text),
+        format('%s.hilo_next_text(%L::regclass)', '@extschema@', relid::regclass::text))
 $$;
 
--- Writes key into the defaults of cols, as hilo_key_expression() words it.
+-- Writes key into the defaults of cols, as hilo_key_expression() and
+-- hilo_write_defaults() word it (a text id's default wraps the key).
 CREATE FUNCTION id_gen.hilo_update_default(relid oid, cols name[], seq oid, strategy text,
                                            max_lo integer, adaptive boolean, hi_table text)
     RETURNS void
@@ -157,7 +166,15 @@ DECLARE
                         coalesce(quote_literal(hi_table), 'NULL'));
 BEGIN
     FOREACH col IN ARRAY cols LOOP
-        EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', relid::regclass, col, expr);
+        IF (SELECT pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN pg_attribute a
+               ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+             WHERE d.adrelid = relid AND a.attname = col) =
+           format('%s.hilo_next_text(%L::regclass)', '@extschema@', relid::regclass::text) THEN
+            EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.hilo_next_text(%L::pg_catalog.regclass, %s)',
+                           relid::regclass, col, '@extschema@', relid::regclass::text, expr);
+        ELSE
+            EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', relid::regclass, col, expr);
+        END IF;
     END LOOP;
 END
 $$;
@@ -202,26 +219,24 @@ BEGIN
 END
 $$;
 
--- A new own key for relid on cols: a sequence (START at start, or 0), placed
--- as above, the defaults, and then moved above the table's rows in this
--- node's range (hilo_set_floor).  As the extension owner: the table's owner
--- may lack CREATE on its schema.
-CREATE FUNCTION id_gen.hilo_update_new_key(relid oid, cols name[], strategy text, max_lo integer,
-                                           adaptive boolean, hi_table text, start bigint)
-    RETURNS oid
+-- A new own key (classic) for relid on cols: a sequence placed as above,
+-- the defaults, then moved above the table's rows in this node's range
+-- (hilo_set_floor).  Made as the extension owner: the table's owner may
+-- lack CREATE on its schema.
+CREATE FUNCTION id_gen.hilo_update_new_key(relid oid, cols name[], max_lo integer, adaptive boolean)
+    RETURNS void
     LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     seqname text := 'hilo_update_' || relid;
     seq oid;
 BEGIN
-    EXECUTE format('CREATE %sSEQUENCE id_gen.%I AS pg_catalog.int8 MINVALUE 0 START %s NO CYCLE',
+    EXECUTE format('CREATE %sSEQUENCE id_gen.%I AS pg_catalog.int8 MINVALUE 0 START 0 NO CYCLE',
                    CASE WHEN (SELECT relpersistence FROM pg_class WHERE oid = relid) = 'u'
-                        THEN 'UNLOGGED ' ELSE '' END, seqname, coalesce(start, 0));
+                        THEN 'UNLOGGED ' ELSE '' END, seqname);
     seq := format('id_gen.%I', seqname)::regclass;
     PERFORM id_gen.hilo_update_place(seq, relid, cols[1]);
-    PERFORM id_gen.hilo_update_default(relid, cols, seq, strategy, max_lo, adaptive, hi_table);
+    PERFORM id_gen.hilo_update_default(relid, cols, seq, 'classic', max_lo, adaptive, NULL);
     PERFORM @extschema@.hilo_set_floor(relid::regclass);
-    RETURN seq;
 END
 $$;
 
@@ -230,13 +245,7 @@ CREATE FUNCTION id_gen.hilo_update_keys() RETURNS void
 DECLARE
     k record;
     cols name[];
-    seq oid;
     hi oid;
-    hi_name text;
-    hi_value bigint;
-    hi_rows bigint;
-    hi_where text;
-    trig text;
 BEGIN
     -- Keys of id_gen.hilo_key.  A key whose sequence is gone was made again
     -- above the table's ids at its next use: so it is now.
@@ -250,7 +259,7 @@ BEGIN
         cols := id_gen.hilo_update_columns(k.relid);
         IF k.seq IS NULL THEN
             IF cardinality(cols) > 0 THEN
-                PERFORM id_gen.hilo_update_new_key(k.relid, cols, 'classic', k.max_lo, k.adaptive, NULL, 0);
+                PERFORM id_gen.hilo_update_new_key(k.relid, cols, k.max_lo, k.adaptive);
             END IF;
         ELSIF k.own_seq THEN
             PERFORM id_gen.hilo_update_place(k.seq, k.relid, cols[1]);
@@ -277,11 +286,9 @@ BEGIN
         END IF;
     END LOOP;
 
-    -- Keys served by an ORM's hi table row: an own key above every hi the
-    -- ORM read (the row's value and below) and above the table's rows, the
-    -- row parked at the key's next value, the trigger put on the hi table,
-    -- as hilo_bind_table() does (which cannot run here: its parking draws
-    -- from a key this transaction made for an existing table).
+    -- Keys served by an ORM's hi table row: an own key, bound to the row by
+    -- hilo_bind_table() (above every hi the ORM read and the table's rows,
+    -- the row parked, the trigger on the hi table).
     FOR k IN
         SELECT c.oid AS relid, h.hi_table, h.hi_column, h.key_column, h.key_value, h.strategy, h.max_lo
           FROM id_gen.hilo_orm_key h
@@ -294,38 +301,17 @@ BEGIN
             CONTINUE;			-- nothing drew from it but the ORM, which keeps its row
         END IF;
         IF hi IS NULL THEN
-            PERFORM id_gen.hilo_update_new_key(k.relid, cols, 'classic', k.max_lo, false, NULL, 0);
+            PERFORM id_gen.hilo_update_new_key(k.relid, cols, k.max_lo, false);
             RAISE WARNING 'the ORM hi table % of table % does not exist: its Hi/Lo key now draws from a sequence of its own',
                     k.hi_table, k.relid::regclass
                 USING HINT = format('When the hi table is back, bind it again: SELECT hilo_bind_table(%L, ...).',
                                     k.relid::regclass::text);
             CONTINUE;
         END IF;
-        hi_name := hi::regclass::text;
-        hi_where := CASE WHEN k.key_column IS NULL THEN ''
-                         ELSE format(' WHERE %I::pg_catalog.text OPERATOR(pg_catalog.=) %L', k.key_column, k.key_value) END;
-        EXECUTE format('SELECT count(*), max(%I::pg_catalog.int8) FROM %s%s', k.hi_column, hi_name, hi_where)
-            INTO hi_rows, hi_value;
-        IF hi_rows <> 1 OR hi_value IS NULL THEN
-            RAISE EXCEPTION 'hi table % has % rows for the Hi/Lo key of table %', hi_name, hi_rows, k.relid::regclass
-                USING ERRCODE = 'object_not_in_prerequisite_state',
-                      DETAIL = 'The update places the key above the hi value the ORM read last.',
-                      HINT = 'Keep exactly one row with a hi value per key, then update again.';
-        END IF;
-        seq := id_gen.hilo_update_new_key(k.relid, cols, k.strategy, k.max_lo, false,
-                                          hi_name, hi_value + 1);
-        EXECUTE format('UPDATE %s SET %I = pg_catalog.nextval(%L::pg_catalog.regclass)%s',
-                       hi_name, k.hi_column, seq::regclass::text, hi_where);
-        trig := 'id_gen_hilo_' || (SELECT relname FROM pg_class WHERE oid = k.relid);
-        WHILE octet_length(trig) > 63 LOOP
-            trig := left(trig, -1);
-        END LOOP;
-        EXECUTE format('CREATE TRIGGER %I BEFORE INSERT OR UPDATE ON %s FOR EACH ROW '
-                       'EXECUTE FUNCTION %s.hilo_hi_row(%L, %L%s)',
-                       trig, hi_name, '@extschema@', k.hi_column, seq::regclass::text,
-                       CASE WHEN k.key_column IS NULL THEN ''
-                            ELSE format(', %L, %L', k.key_column, k.key_value) END);
-        EXECUTE format('ALTER TABLE %s ENABLE ALWAYS TRIGGER %I', hi_name, trig);
+        -- The own key first, then the binding, as its owner would.
+        PERFORM id_gen.hilo_update_new_key(k.relid, cols, k.max_lo, false);
+        PERFORM @extschema@.hilo_bind_table(k.relid::regclass, hi::regclass, k.hi_column, k.max_lo,
+                                            k.strategy, k.key_column, k.key_value);
     END LOOP;
 
     -- Tables whose default asks for a key that no draw made yet: made now,
@@ -339,10 +325,9 @@ BEGIN
            AND NOT EXISTS (SELECT 1 FROM id_gen.hilo_key_list() l WHERE l.table_name = c.oid)
          ORDER BY 1
     LOOP
-        PERFORM id_gen.hilo_update_new_key(k.relid, id_gen.hilo_update_columns(k.relid), 'classic',
+        PERFORM id_gen.hilo_update_new_key(k.relid, id_gen.hilo_update_columns(k.relid),
                                            coalesce(current_setting('id_gen.hilo_max_lo', true)::integer, 1000),
-                                           coalesce(current_setting('id_gen.hilo_adaptive', true), 'on') = 'on',
-                                           NULL, 0);
+                                           coalesce(current_setting('id_gen.hilo_adaptive', true), 'on') = 'on');
     END LOOP;
 END
 $$;
@@ -384,7 +369,7 @@ SELECT id_gen.hilo_update_retire('id_gen.hilo_orm_key', 'TABLE');
 SELECT id_gen.hilo_update_retire('id_gen.hilo_seq_counter', 'SEQUENCE');
 DROP FUNCTION id_gen.hilo_update_keys();
 DROP FUNCTION id_gen.hilo_update_retire(regclass, text);
-DROP FUNCTION id_gen.hilo_update_new_key(oid, name[], text, integer, boolean, text, bigint);
+DROP FUNCTION id_gen.hilo_update_new_key(oid, name[], integer, boolean);
 DROP FUNCTION id_gen.hilo_update_place(oid, oid, name);
 DROP FUNCTION id_gen.hilo_update_default(oid, name[], oid, text, integer, boolean, text);
 DROP FUNCTION id_gen.hilo_update_columns(oid);

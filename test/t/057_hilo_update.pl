@@ -176,8 +176,16 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 		});
 		push @{ $issued{o} }, [ 0, block('legacy', 7, 100)->[1] ];
 	}
+	# From 1.3, a table of text ids (hilo_next_text: <table>/<n>-<node tag>).
+	if ($version eq '1.3')
+	{
+		$sql->("CREATE TABLE x (id text PRIMARY KEY DEFAULT hilo_next_text('x'), v int)");
+		my $x_seq = $own_key->('x', 10, 'false');
+		$draw->('x', $x_seq, 'classic', 10);
+		$sql->("INSERT INTO x (id) VALUES ('x/1-A'), ('x/2-A')");
+	}
 	my $z_last = $sql->("SELECT last_value FROM $z_seq");
-	my @tables = ('t', '"App S"."Line"', 'b', 'n', 'p', ($version eq '1.3' ? ('o') : ()));
+	my @tables = ('t', '"App S"."Line"', 'b', 'n', 'p', ($version eq '1.3' ? ('o', 'x') : ()));
 
 	my ($ret, $out, $err) = $node->psql($db, 'ALTER EXTENSION id_gen UPDATE');
 	is($ret, 0, "$version: ALTER EXTENSION id_gen UPDATE succeeds") or diag($err);
@@ -222,13 +230,17 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 		"hilo_next('t'::regclass, 't_id_seq'::regclass, 'classic'::text, 100, "
 		  . ($version eq '1.3' ? 'true' : 'false') . ", NULL::text)",
 		"$version: an own key's default names its sequence, strategy, max_lo and adaptive");
+	is($sql->(q{SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'x'::regclass}),
+		"hilo_next_text('x'::regclass, hilo_next('x'::regclass, 'x_id_seq'::regclass, 'classic'::text, 10, false, NULL::text))",
+		"$version: a text id's default wraps its key")
+	  if $version eq '1.3';
 	is($sql->(q{SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'b'::regclass}),
 		"hilo_next('b'::regclass, 'app_seq'::regclass, 'pooled_lo'::text, NULL::integer, false, NULL::text)",
 		"$version: a bound key's default names the application's sequence");
 
 	# Own sequences: the table's schema, its owner, OWNED BY the column,
 	# MINVALUE 0, NO CYCLE, nothing granted to PUBLIC, not a member.
-	my @own = ('t', '"App S"."Line"', 'n', 'p', ($version eq '1.3' ? ('o') : ()));
+	my @own = ('t', '"App S"."Line"', 'n', 'p', ($version eq '1.3' ? ('o', 'x') : ()));
 	for my $table (@own)
 	{
 		is($sql->(qq{
@@ -261,7 +273,8 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 		for my $table (@tables)
 		{
 			my $role = $table =~ /App S/ ? 'SET ROLE alice; ' : '';
-			my $ids = $sql->("${role}INSERT INTO $table (v) SELECT g FROM generate_series(1, 30) g RETURNING id");
+			my $id = $table eq 'x' ? '(hilo_parse_text(id)).n' : 'id';
+			my $ids = $sql->("${role}INSERT INTO $table (v) SELECT g FROM generate_series(1, 30) g RETURNING $id");
 			push @{ $new{$table} }, split /\n/, $ids;
 		}
 	}
@@ -304,9 +317,10 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 		"$version: pg_restore");
 	for my $table (@tables)
 	{
-		my $max = $sql->("SELECT max(id) FROM $table");
+		my $id = $table eq 'x' ? '(hilo_parse_text(id)).n' : 'id';
+		my $max = $sql->("SELECT max($id) FROM $table");
 		($ret, $out, $err) = $node->psql("${db}_restored",
-			"INSERT INTO $table (v) SELECT g FROM generate_series(1, 30) g RETURNING id > $max");
+			"INSERT INTO $table (v) SELECT g FROM generate_series(1, 30) g RETURNING $id > $max");
 		is($ret, 0, "$version: restored, $table takes new rows") or diag($err);
 		unlike($out, qr/f/, "$version: restored, the new ids of $table lie above the dumped ones");
 	}

@@ -356,8 +356,13 @@ BEGIN
         EXECUTE format('ALTER %s %s RENAME TO %I', kind, rel, new_name);
         RAISE WARNING '% id_gen.% is no longer used: other objects depend on it, so it is kept as id_gen.%, outside the extension',
                 lower(kind), old_name, new_name
-            USING DETAIL = (SELECT string_agg(DISTINCT pg_describe_object(d.classid, d.objid, d.objsubid), ', ')
-                              FROM pg_depend d WHERE d.refclassid = 'pg_class'::regclass AND d.refobjid = rel),
+            USING DETAIL = coalesce((SELECT 'Depending on it: ' || string_agg(DISTINCT pg_describe_object(d.classid, d.objid, d.objsubid), ', ')
+                                       FROM pg_depend d
+                                      WHERE d.refclassid = 'pg_class'::regclass AND d.refobjid = rel
+                                        AND d.deptype = 'n'
+                                        AND NOT EXISTS (SELECT 1 FROM pg_constraint c
+                                                         WHERE d.classid = 'pg_constraint'::regclass
+                                                           AND c.oid = d.objid AND c.conrelid = rel)), ''),
                   HINT = format('Drop it when they no longer need it: DROP %s id_gen.%I CASCADE.', kind, new_name);
     END;
 END

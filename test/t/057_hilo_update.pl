@@ -184,8 +184,26 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 		$draw->('x', $x_seq, 'classic', 10);
 		$sql->("INSERT INTO x (id) VALUES ('x/1-A'), ('x/2-A')");
 	}
+	# From 1.3 (a key row names its sequence in text), a key whose sequence a
+	# partial restore or a subscriber lacks, which 1.3 made again above the
+	# table's ids at its next use; and an ORM key whose hi table is gone.
+	if ($version eq '1.3')
+	{
+		$sql->(q{
+			CREATE TABLE q (id bigint PRIMARY KEY DEFAULT hilo_next('q'), v int);
+			INSERT INTO id_gen.hilo_key (relid, seq, strategy, max_lo, own_seq)
+			VALUES ('q', 'id_gen.hilo_seq_999', 'classic', 100, true);
+			INSERT INTO q (id) VALUES (1), (40);
+			CREATE TABLE o2 (id bigint PRIMARY KEY DEFAULT hilo_next('o2'), v int);
+			INSERT INTO id_gen.hilo_orm_key (relid, hi_table, hi_column, strategy, max_lo)
+			VALUES ('o2', 'public.gone_hi', 'next_hi', 'legacy', 100);
+			INSERT INTO o2 (id) VALUES (5), (250);
+		});
+		push @{ $issued{q} }, [ 1, 40 ];
+		push @{ $issued{o2} }, [ 5, 250 ];
+	}
 	my $z_last = $sql->("SELECT last_value FROM $z_seq");
-	my @tables = ('t', '"App S"."Line"', 'b', 'n', 'p', ($version eq '1.3' ? ('o', 'x') : ()));
+	my @tables = ('t', '"App S"."Line"', 'b', 'n', 'p', ($version eq '1.3' ? ('o', 'x', 'q', 'o2') : ()));
 
 	my ($ret, $out, $err) = $node->psql($db, 'ALTER EXTENSION id_gen UPDATE');
 	is($ret, 0, "$version: ALTER EXTENSION id_gen UPDATE succeeds") or diag($err);
@@ -209,6 +227,9 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 	like($err, qr/no column of table public.z defaults to hilo_next\('public.z'\): the sequence of its Hi\/Lo key is kept as public.z_hilo_seq, at 2/,
 		"$version: a key no default states keeps its sequence, with a WARNING");
 	is($sql->("SELECT last_value FROM z_hilo_seq"), $z_last, "$version: at its position");
+	like($err, qr/the ORM hi table public\.gone_hi of table public\.o2 does not exist: its Hi\/Lo key now draws from a sequence of its own/,
+		"$version: an ORM key whose hi table is gone gets a sequence of its own, with a WARNING")
+	  if $version eq '1.3';
 
 	# Every key is now a default in the full form, exactly as the library
 	# writes it: turning adaptive over and back rewrites each default by
@@ -240,7 +261,7 @@ for my $version ('1.0', '1.1', '1.2', '1.3')
 
 	# Own sequences: the table's schema, its owner, OWNED BY the column,
 	# MINVALUE 0, NO CYCLE, nothing granted to PUBLIC, not a member.
-	my @own = ('t', '"App S"."Line"', 'n', 'p', ($version eq '1.3' ? ('o', 'x') : ()));
+	my @own = ('t', '"App S"."Line"', 'n', 'p', ($version eq '1.3' ? ('o', 'x', 'q', 'o2') : ()));
 	for my $table (@own)
 	{
 		is($sql->(qq{

@@ -376,5 +376,7 @@ IDGEN_FUNCTION(hilo_bind_table)
 	hilo_spi(psprintf("UPDATE %s SET %s = %s%s", hilo_quoted_name(hioid), quote_identifier(hi_column),
 					  quote_identifier(hi_column), where), SPI_OK_UPDATE);
 	hilo_as_role_leave(&st);
+	/* As after any change: this (sub)transaction draws nothing more from the key. */
+	hilo_draw_lock(key.seqid, ExclusiveLock);
 	PG_RETURN_VOID();
 }

@@ -15,12 +15,14 @@
  */
 #include "pg/pg.hpp"
 
+#include "pg/extension_owner.hpp"
 #include "pg/guc.hpp"
 #include "pg/hilo/hilo.hpp"
 
 extern "C" {
 #include "access/relation.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
 #include "commands/defrem.h"
 #include "commands/event_trigger.h"
 #include "storage/lmgr.h"
@@ -30,7 +32,12 @@ extern "C" {
 #include "utils/snapmgr.h"
 }
 
-/* The columns of relid whose default has form (naming relid itself). */
+/*
+ * The columns of relid whose default has form (naming relid itself): each
+ * its attnum, plus kHiloTextColumn for the text form.
+ */
+static const int kHiloTextColumn = 0x10000;
+
 static List *
 hilo_self_columns(Oid relid, HiloForm form)
 {
@@ -42,10 +49,11 @@ hilo_self_columns(Oid relid, HiloForm form)
 	{
 		HiloKey		k;
 		Oid			named = InvalidOid;
+		bool		is_text;
 
-		if (hilo_parse_default((Node *) stringToNode(constr->defval[i].adbin), &named, &k) == form &&
+		if (hilo_parse_default((Node *) stringToNode(constr->defval[i].adbin), &named, &k, &is_text) == form &&
 			named == relid)
-			cols = lappend_int(cols, constr->defval[i].adnum);
+			cols = lappend_int(cols, constr->defval[i].adnum | (is_text ? kHiloTextColumn : 0));
 	}
 	relation_close(rel, NoLock);
 	return cols;
@@ -57,16 +65,24 @@ hilo_write_defaults(const HiloKey *key, bool short_only)
 	List	   *cols = hilo_self_columns(key->relid, short_only ? HiloForm::short_form : HiloForm::full_form);
 	char	   *expr = hilo_key_expression(key);
 	char	   *table = hilo_quoted_name(key->relid);
+	char	   *text_expr = psprintf("%s.hilo_next_text(%s::pg_catalog.regclass, %s)",
+									 quote_identifier(get_namespace_name(idgen_extension_schema())),
+									 quote_literal_cstr(table), expr);
 	HiloAsRole	st;
 	ListCell   *lc;
 
-	if (!list_member_int(cols, key->attnum))
+	if (!list_member_int(cols, key->attnum) && !list_member_int(cols, key->attnum | kHiloTextColumn))
 		cols = lappend_int(cols, key->attnum);
 	hilo_as_role_enter(&st, hilo_rel_owner(key->relid));
 	foreach(lc, cols)
+	{
+		int			c = lfirst_int(lc);
+
 		hilo_spi(psprintf("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT %s", table,
-						  quote_identifier(get_attname(key->relid, (AttrNumber) lfirst_int(lc), false)), expr),
+						  quote_identifier(get_attname(key->relid, (AttrNumber) (c & ~kHiloTextColumn), false)),
+						  (c & kHiloTextColumn) ? text_expr : expr),
 				 SPI_OK_UTILITY);
+	}
 	hilo_as_role_leave(&st);
 	CommandCounterIncrement();
 }
@@ -80,9 +96,13 @@ hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range, int64 
 	char		kind = get_rel_relkind(relid);
 	const char *col = quote_identifier(get_attname(relid, attnum, false));
 
+	Oid			type = get_atttype(relid, attnum);
+
 	*max = 0;
 	if (kind != RELKIND_RELATION && kind != RELKIND_PARTITIONED_TABLE)
 		return false;			/* a foreign table's rows are another server's */
+	if (type != INT2OID && type != INT4OID && type != INT8OID && type != NUMERICOID)
+		return false;			/* text ids: hilo_set_floor(t, n) after a load */
 	hilo_as_role_enter(&st, hilo_rel_owner(relid));
 	/*
 	 * Read with the latest snapshot, not the transaction's: under REPEATABLE
@@ -197,7 +217,7 @@ hilo_table_ddl(Oid relid)
 	if (hilo_table_key(relid, &key))
 		hilo_write_defaults(&key, true);	/* a second column shares the key */
 	else
-		(void) hilo_make_key(relid, (AttrNumber) linitial_int(short_cols), idgen_hilo_max_lo);
+		(void) hilo_make_key(relid, (AttrNumber) (linitial_int(short_cols) & ~kHiloTextColumn), idgen_hilo_max_lo);
 }
 
 /* The event trigger id_gen_hilo_keys (ddl_command_end). */
@@ -279,7 +299,7 @@ IDGEN_FUNCTION(hilo_create_key)
 					 errmsg("no column of table %s defaults to hilo_next('%s')", hilo_relname(relid),
 							hilo_relname(relid)),
 					 errhint("Name the column: hilo_create_key('%s', 'id').", hilo_relname(relid))));
-		attnum = (AttrNumber) linitial_int(cols);
+		attnum = (AttrNumber) (linitial_int(cols) & ~kHiloTextColumn);
 	}
 	PG_RETURN_OID(hilo_make_key(relid, attnum, max_lo));
 }

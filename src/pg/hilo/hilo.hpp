@@ -122,8 +122,10 @@ enum class HiloForm : uint8_t
 /*
  * Classifies a default expression; for the short form *relid is the table
  * it names, for the full form key is filled (but for increment and own).
+ * *textp (if given): the text form, hilo_next_text('t') or
+ * hilo_next_text('t', <full form>), whose ids are written '<table>/<n>-<tag>'.
  */
-extern HiloForm hilo_parse_default(Node *expr, Oid *relid, HiloKey *key);
+extern HiloForm hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp = nullptr);
 
 /*
  * relid's key: the full-form default of one of its columns that names
@@ -182,8 +184,8 @@ extern void hilo_as_role_enter(HiloAsRole *st, Oid role);
 extern void hilo_as_role_leave(HiloAsRole *st);
 extern void hilo_spi(const char *sql, int expect);
 
-/* The value nextval() would return next (as the sequence's owner). */
-extern int64 hilo_seq_next_value(Oid seqid);
+/* The value nextval() would return next (as the sequence's owner); *called: drawn from yet. */
+extern int64 hilo_seq_next_value(Oid seqid, bool *called = nullptr);
 
 /* Makes nextval() return next_v next: forward only (as the sequence's owner). */
 extern void hilo_seq_move_to(Oid seqid, int64 next_v);

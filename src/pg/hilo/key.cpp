@@ -223,9 +223,9 @@ hilo_function_form(Oid funcid)
 		{
 			char	   *s = TextDatumGetCString(src);
 
-			if (strcmp(s, "hilo_next") == 0)
+			if (strcmp(s, "hilo_next") == 0 || strcmp(s, "hilo_next_text") == 0)
 				form = HiloForm::short_form;
-			else if (strcmp(s, "hilo_next_key") == 0)
+			else if (strcmp(s, "hilo_next_key") == 0 || strcmp(s, "hilo_text_id") == 0)
 				form = HiloForm::full_form;
 		}
 	}
@@ -246,14 +246,32 @@ hilo_const_arg(FuncExpr *fe, int i, Datum *value, bool *isnull)
 	return true;
 }
 
+/* Whether funcid is one of the text forms (hilo_next_text). */
+static bool
+hilo_is_text_function(Oid funcid)
+{
+	HeapTuple	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
+	bool		isnull = true;
+	Datum		src = HeapTupleIsValid(tup) ? SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_prosrc, &isnull) : (Datum) 0;
+	bool		is = !isnull && strncmp(TextDatumGetCString(src), "hilo_", 5) == 0 &&
+		strstr(TextDatumGetCString(src), "text") != nullptr;
+
+	if (HeapTupleIsValid(tup))
+		ReleaseSysCache(tup);
+	return is;
+}
+
 HiloForm
-hilo_parse_default(Node *expr, Oid *relid, HiloKey *key)
+hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp)
 {
 	FuncExpr   *fe;
 	HiloForm	form;
 	Datum		v[6];
 	bool		n[6];
+	bool		is_text;
 
+	if (textp != nullptr)
+		*textp = false;
 	expr = strip_implicit_coercions(expr);
 	if (expr == nullptr || !IsA(expr, FuncExpr))
 		return HiloForm::none;
@@ -261,6 +279,17 @@ hilo_parse_default(Node *expr, Oid *relid, HiloKey *key)
 	form = hilo_function_form(fe->funcid);
 	if (form == HiloForm::none)
 		return form;
+	is_text = hilo_is_text_function(fe->funcid);
+	if (textp != nullptr)
+		*textp = is_text;
+	if (form == HiloForm::full_form && is_text)
+	{
+		/* hilo_next_text(tbl, <the full form>): the key is the inner call. */
+		if (list_length(fe->args) != 2 ||
+			hilo_parse_default((Node *) lsecond(fe->args), relid, key, nullptr) != HiloForm::full_form)
+			return HiloForm::none;
+		return form;
+	}
 	for (int i = 0; i < list_length(fe->args) && i < 6; i++)
 	{
 		if (!hilo_const_arg(fe, i, &v[i], &n[i]))
@@ -414,7 +443,7 @@ hilo_spi(const char *sql, int expect)
 }
 
 int64
-hilo_seq_next_value(Oid seqid)
+hilo_seq_next_value(Oid seqid, bool *called)
 {
 	HiloAsRole	st;
 	int64		last_value;
@@ -427,6 +456,8 @@ hilo_seq_next_value(Oid seqid)
 	last_value = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	is_called = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	hilo_as_role_leave(&st);
+	if (called != nullptr)
+		*called = is_called;
 	if (!is_called)
 		return last_value;
 	if (pg_add_s64_overflow(last_value, hilo_seq_increment(seqid), &next_v))
@@ -448,6 +479,18 @@ hilo_seq_move_to(Oid seqid, int64 next_v)
 	int64		inc = hilo_seq_increment(seqid, &seqmin);
 	int64		prev;
 	bool		called = !pg_sub_s64_overflow(next_v, inc, &prev) && prev >= seqmin;
+	HeapTuple	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
+	int64		seqmax = HeapTupleIsValid(tup) ? ((Form_pg_sequence) GETSTRUCT(tup))->seqmax : PG_INT64_MAX;
+
+	if (HeapTupleIsValid(tup))
+		ReleaseSysCache(tup);
+	if ((called ? prev : next_v) > seqmax)
+		ereport(ERROR,
+				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				 errmsg("sequence %s cannot move to " INT64_FORMAT ", past its MAXVALUE " INT64_FORMAT,
+						hilo_relname(seqid), next_v, seqmax),
+				 errdetail("Its next value must give a block above every id the Hi/Lo key gave."),
+				 errhint("Nothing was changed.  Use a sequence with room above the key's ids.")));
 
 	hilo_as_role_enter(&st, hilo_rel_owner(seqid));
 	hilo_spi(psprintf("SELECT pg_catalog.setval(%s::pg_catalog.regclass, " INT64_FORMAT ", %s)",

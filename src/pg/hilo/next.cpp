@@ -445,7 +445,8 @@ hilo_next_slow(Oid relid, Oid seqid)
 		HiloKey		key;
 		int64_t		id;
 
-		if (e == nullptr || e->stale || e->checked_role != role)
+		if (e == nullptr || e->stale || e->checked_role != role ||
+			(OidIsValid(seqid) && seqid != e->seqid))
 		{
 			uint64		seen = hilo_inval_count;
 

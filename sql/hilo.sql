@@ -118,6 +118,20 @@ ROLLBACK;
 ALTER TABLE later ADD COLUMN id bigint;
 ALTER TABLE later ALTER COLUMN id SET DEFAULT hilo_next('later');
 INSERT INTO later (v) VALUES (3) RETURNING id;
+-- Setting the default again does not make a second key: the column owns
+-- the key's sequence, whose blocks sessions may hold above the rows.
+-- hilo_set_max_lo() and hilo_bind() change a key; a new one is started
+-- only once the old sequence is let go.
+ALTER TABLE later ALTER COLUMN id SET DEFAULT hilo_next('later'); \echo :LAST_ERROR_SQLSTATE
+SELECT sequence FROM id_gen.hilo_keys WHERE table_name = 'later'::regclass;
+-- A serial column moves to a key the same way.
+CREATE TABLE was_serial (id serial PRIMARY KEY, v text);
+INSERT INTO was_serial (v) VALUES ('a'), ('b');
+ALTER TABLE was_serial ALTER COLUMN id SET DEFAULT hilo_next('was_serial'); \echo :LAST_ERROR_SQLSTATE
+ALTER SEQUENCE was_serial_id_seq OWNED BY NONE;
+ALTER TABLE was_serial ALTER COLUMN id SET DEFAULT hilo_next('was_serial');
+DROP SEQUENCE was_serial_id_seq;
+INSERT INTO was_serial (v) VALUES ('c') RETURNING id;
 -- Adding a column with the default fills the existing rows before the key
 -- exists: add the column, then set its default.
 CREATE TABLE legacy_rows (v int);

@@ -61,6 +61,9 @@ SELECT next_hi > 0 AS parked_on_insert FROM hibernate_unique_key;
 -- Binding again just so changes nothing; another formula or row is refused.
 SELECT hilo_bind_table('orders', 'hibernate_unique_key', 'next_hi', 4);
 SELECT hilo_bind_table('orders', 'hibernate_unique_key', 'next_hi', 5); \echo :LAST_ERROR_SQLSTATE
+-- The ORM keeps its max_lo with the hi values it reads: the key's block
+-- size cannot change alone.
+SELECT hilo_set_max_lo('orders', 10); \echo :LAST_ERROR_SQLSTATE
 -- Ranges work as for any key.
 SELECT last_id - first_id + 1 AS ids FROM hilo_reserve('orders', 10);
 

@@ -21,6 +21,7 @@
 
 extern "C" {
 #include "access/relation.h"
+#include "catalog/dependency.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
@@ -158,7 +159,29 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 	int64		taken = 0;
 	int64		start;
 	HiloAsRole	st;
+	ListCell   *lc;
 
+	/*
+	 * A column that owns a sequence had a key (or was a serial): a new key
+	 * above the rows would not be above the blocks its sessions hold.
+	 */
+	foreach(lc, getOwnedSequences(relid))
+	{
+		Oid			owner_rel;
+		int32		owner_col;
+
+		if (sequenceIsOwned(lfirst_oid(lc), DEPENDENCY_AUTO, &owner_rel, &owner_col) && owner_col == attnum)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("column %s of table %s owns sequence %s already",
+							quote_identifier(get_attname(relid, attnum, false)), hilo_relname(relid),
+							hilo_relname(lfirst_oid(lc))),
+					 errdetail("It is the sequence of an earlier Hi/Lo key or of a serial column; a new key "
+							   "would start above the table's rows, not above the ids its sessions hold."),
+					 errhint("hilo_bind('%s', '%s', 'classic', <max_lo>) makes it the key again, above every id it gave; "
+							 "ALTER SEQUENCE %s OWNED BY NONE first starts a new key above the rows.",
+							 hilo_relname(relid), hilo_relname(lfirst_oid(lc)), hilo_relname(lfirst_oid(lc)))));
+	}
 	memset(&key, 0, sizeof(key));
 	key.relid = relid;
 	key.attnum = attnum;

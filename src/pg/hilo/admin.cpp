@@ -315,6 +315,9 @@ IDGEN_FUNCTION(hilo_set_floor)
 	/* setval() is not transactional: nothing to hold to the end. */
 	UnlockRelationOid(key.seqid, ShareRowExclusiveLock);
 	hilo_draw_unlock(key.seqid, ExclusiveLock);
+	/* The value parked for the ORM's next reader was drawn before: park one above. */
+	if (key.hi_table != nullptr && v > next)
+		hilo_orm_repark(&key);
 	/* The first id of the next block (ids below 1 are skipped). */
 	for (int i = 0; i < 3 && idgen::hilo_block(key.strategy, v, hilo_key_size(&key), &block) == HiloStatus::below_one; i++)
 		v += key.increment;

@@ -73,44 +73,8 @@ SELECT hilo_bind('nodes_app', 'nodes_app_seq', 'pooled_lo', 1);
 \c
 INSERT INTO nodes_app SELECT FROM generate_series(1, 2) RETURNING id;
 
--- Citus creates a distributed table's shards with the table's DDL renamed:
--- on a worker the shard's default names the shell table, which may not
--- exist yet.  There the literal is resolved at each call instead, so the
--- shard draws from this node's key of the shell table.
-CREATE TABLE nodes_dist_102008 (id bigint PRIMARY KEY DEFAULT hilo_next('public.nodes_dist'::regclass));
-SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'nodes_dist_102008'::regclass;
-CREATE TABLE nodes_dist (id bigint PRIMARY KEY DEFAULT hilo_next('nodes_dist'));
-SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'nodes_dist'::regclass;
-INSERT INTO nodes_dist_102008 SELECT FROM generate_series(1, 2) RETURNING hilo_node_of(id);
-SELECT table_name FROM id_gen.hilo_keys WHERE table_name::text LIKE 'nodes_dist%';
--- Only a shard's name (<table>_<digits>, same schema) of a table that does
--- not exist: anything else is analysed as written.
-CREATE TABLE nodes_other (id bigint DEFAULT hilo_next('nodes_missing')); \echo :LAST_ERROR_SQLSTATE
-CREATE TABLE nodes_missing_x1 (id bigint DEFAULT hilo_next('nodes_missing')); \echo :LAST_ERROR_SQLSTATE
-CREATE TABLE nodes_missing_1 (id bigint DEFAULT hilo_next('id_gen.nodes_missing')); \echo :LAST_ERROR_SQLSTATE
--- The literal is qualified with the shard's schema as CREATE TABLE resolves
--- it: a session with another search_path, where a table of the same name
--- exists, still draws from the shell table's key.
-CREATE SCHEMA nodes_s;
-SET search_path = nodes_s, public;
-CREATE TABLE sd_102010 (id bigint PRIMARY KEY DEFAULT hilo_next('sd'::regclass));
-RESET search_path;
-SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'nodes_s.sd_102010'::regclass;
-CREATE TABLE nodes_s.sd (id bigint PRIMARY KEY DEFAULT hilo_next('nodes_s.sd'));
-CREATE TABLE sd (id bigint PRIMARY KEY DEFAULT hilo_next('sd'));
-\c
-SET search_path = public;
-INSERT INTO nodes_s.sd_102010 SELECT FROM generate_series(1, 2);
-RESET search_path;
-SELECT hilo_backend_draws('nodes_s.sd') AS shell_tables_key, hilo_backend_draws('public.sd') AS public_sd_key;
-SELECT table_name FROM id_gen.hilo_keys WHERE table_name::text LIKE '%sd' ORDER BY 1;
-DROP SCHEMA nodes_s CASCADE;
-DROP TABLE sd;
-
 SET allow_system_table_mods = on;
 DROP TABLE pg_catalog.pg_dist_local_group;
 RESET allow_system_table_mods;
--- Not a Citus node: a shard name gets no special treatment.
-CREATE TABLE nodes_missing_2 (id bigint DEFAULT hilo_next('nodes_missing')); \echo :LAST_ERROR_SQLSTATE
-DROP TABLE nodes_single, nodes_on3, nodes_app, nodes_dist, nodes_dist_102008;
+DROP TABLE nodes_single, nodes_on3, nodes_app;
 DROP SEQUENCE nodes_app_seq;

@@ -201,18 +201,18 @@ hilo_require_drawable_seq(Oid seqid, Oid relid)
  * --------------------------------------------------------------------- */
 
 /*
- * Which of our functions funcid is: the C function of this library behind
- * hilo_next's short or full form.  Only a superuser can create a C
- * function, so no other role can make a default look like a key.
+ * The C symbol of funcid if it is a C function of this library, else
+ * nullptr.  Only a superuser can create a C function, so no other role can
+ * make a default or a trigger look like ours.
  */
-static HiloForm
-hilo_function_form(Oid funcid)
+const char *
+hilo_c_symbol(Oid funcid)
 {
 	HeapTuple	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
-	HiloForm	form = HiloForm::none;
+	const char *symbol = nullptr;
 
 	if (!HeapTupleIsValid(tup))
-		return form;
+		return nullptr;
 	if (((Form_pg_proc) GETSTRUCT(tup))->prolang == ClanguageId)
 	{
 		bool		isnull;
@@ -220,17 +220,10 @@ hilo_function_form(Oid funcid)
 		Datum		bin = isnull ? (Datum) 0 : SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_probin, &isnull);
 
 		if (!isnull && strstr(TextDatumGetCString(bin), "id_gen") != nullptr)
-		{
-			char	   *s = TextDatumGetCString(src);
-
-			if (strcmp(s, "hilo_next") == 0 || strcmp(s, "hilo_next_text") == 0)
-				form = HiloForm::short_form;
-			else if (strcmp(s, "hilo_next_key") == 0 || strcmp(s, "hilo_text_id") == 0)
-				form = HiloForm::full_form;
-		}
+			symbol = TextDatumGetCString(src);
 	}
 	ReleaseSysCache(tup);
-	return form;
+	return symbol;
 }
 
 /* The i-th argument of fe if it is a Const: its value and nullness. */
@@ -246,26 +239,12 @@ hilo_const_arg(FuncExpr *fe, int i, Datum *value, bool *isnull)
 	return true;
 }
 
-/* Whether funcid is one of the text forms (hilo_next_text). */
-static bool
-hilo_is_text_function(Oid funcid)
-{
-	HeapTuple	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
-	bool		isnull = true;
-	Datum		src = HeapTupleIsValid(tup) ? SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_prosrc, &isnull) : (Datum) 0;
-	bool		is = !isnull && strncmp(TextDatumGetCString(src), "hilo_", 5) == 0 &&
-		strstr(TextDatumGetCString(src), "text") != nullptr;
-
-	if (HeapTupleIsValid(tup))
-		ReleaseSysCache(tup);
-	return is;
-}
-
 HiloForm
 hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp)
 {
 	FuncExpr   *fe;
 	HiloForm	form;
+	const char *symbol;
 	Datum		v[6];
 	bool		n[6];
 	bool		is_text;
@@ -276,10 +255,16 @@ hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp)
 	if (expr == nullptr || !IsA(expr, FuncExpr))
 		return HiloForm::none;
 	fe = (FuncExpr *) expr;
-	form = hilo_function_form(fe->funcid);
-	if (form == HiloForm::none)
-		return form;
-	is_text = hilo_is_text_function(fe->funcid);
+	symbol = hilo_c_symbol(fe->funcid);
+	if (symbol == nullptr)
+		return HiloForm::none;
+	if (strcmp(symbol, "hilo_next") == 0 || strcmp(symbol, "hilo_next_text") == 0)
+		form = HiloForm::short_form;
+	else if (strcmp(symbol, "hilo_next_key") == 0 || strcmp(symbol, "hilo_text_id") == 0)
+		form = HiloForm::full_form;
+	else
+		return HiloForm::none;
+	is_text = strstr(symbol, "text") != nullptr;
 	if (textp != nullptr)
 		*textp = is_text;
 	if (form == HiloForm::full_form && is_text)

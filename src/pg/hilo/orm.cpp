@@ -50,28 +50,6 @@ extern "C" {
 using idgen::HiloStatus;
 using idgen::HiloStrategy;
 
-/* Whether funcid is this library's hilo_hi_row (see hilo_function_form). */
-static bool
-hilo_is_park_function(Oid funcid)
-{
-	HeapTuple	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
-	bool		is = false;
-
-	if (!HeapTupleIsValid(tup))
-		return false;
-	if (((Form_pg_proc) GETSTRUCT(tup))->prolang == ClanguageId)
-	{
-		bool		isnull;
-		Datum		src = SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_prosrc, &isnull);
-		Datum		bin = isnull ? (Datum) 0 : SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_probin, &isnull);
-
-		is = !isnull && strcmp(TextDatumGetCString(src), "hilo_hi_row") == 0 &&
-			strstr(TextDatumGetCString(bin), "id_gen") != nullptr;
-	}
-	ReleaseSysCache(tup);
-	return is;
-}
-
 /* The relation a qualified name denotes, or InvalidOid. */
 static Oid
 hilo_resolve(const char *name)
@@ -93,7 +71,9 @@ hilo_park_trigger(Relation hirel, Oid seqid)
 	{
 		const Trigger *t = &td->triggers[i];
 
-		if (t->tgnargs >= 2 && hilo_is_park_function(t->tgfoid) &&
+		const char *symbol = hilo_c_symbol(t->tgfoid);
+
+		if (t->tgnargs >= 2 && symbol != nullptr && strcmp(symbol, "hilo_hi_row") == 0 &&
 			hilo_resolve(t->tgargs[1]) == seqid)
 			return t;
 	}

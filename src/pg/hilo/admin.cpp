@@ -115,6 +115,13 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 						hilo_relname(relid), hilo_relname(key.seqid)),
 				 errdetail("Its strategy, %s, is the application's.", idgen::hilo_strategy_name(key.strategy)),
 				 errhint("Change the application's allocation size and its sequence's INCREMENT together.")));
+	if (key.hi_table != nullptr)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the block size of the Hi/Lo key of table %s is the max_lo of the ORM reading %s",
+						hilo_relname(relid), key.hi_table),
+				 errdetail("The ORM keeps using its own max_lo with the hi values it reads: its blocks and the key's would overlap."),
+				 errhint("The ORM's max_lo is the application's configuration; the key keeps it.")));
 	if (key.max_lo == max_lo)
 		PG_RETURN_VOID();
 	next = hilo_seq_next_value(key.seqid);

@@ -31,6 +31,7 @@ extern "C" {
 #include "executor/spi.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 }
 
 /*
@@ -105,6 +106,7 @@ bool
 hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range, int64 *max)
 {
 	HiloAsRole	st;
+	SPIPlanPtr	plan;
 	bool		isnull = true;
 	char		kind = get_rel_relkind(relid);
 	const char *col = quote_identifier(get_attname(relid, attnum, false));
@@ -117,9 +119,18 @@ hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range, int64 
 	if (type != INT2OID && type != INT4OID && type != INT8OID && type != NUMERICOID)
 		return false;			/* text ids: hilo_set_floor(t, n) after a load */
 	hilo_as_role_enter(&st, hilo_rel_owner(relid));
-	hilo_spi(psprintf("SELECT pg_catalog.max(%s)::pg_catalog.int8 FROM %s WHERE %s BETWEEN "
-					  INT64_FORMAT " AND " INT64_FORMAT,
-					  col, hilo_quoted_name(relid), col, range.first, range.last), SPI_OK_SELECT);
+	/*
+	 * Read with the latest snapshot, not the transaction's: under REPEATABLE
+	 * READ the statement's snapshot predates our wait for the table's lock,
+	 * and misses the ids writers committed while we waited.
+	 */
+	plan = SPI_prepare(psprintf("SELECT pg_catalog.max(%s)::pg_catalog.int8 FROM %s WHERE %s BETWEEN "
+								INT64_FORMAT " AND " INT64_FORMAT,
+								col, hilo_quoted_name(relid), col, range.first, range.last), 0, nullptr);
+	if (plan == nullptr ||
+		SPI_execute_snapshot(plan, nullptr, nullptr, GetLatestSnapshot(), InvalidSnapshot,
+							 true, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "id_gen: reading the largest id of table %u failed", relid);
 	if (SPI_processed == 1)
 	{
 		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);

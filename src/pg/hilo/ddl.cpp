@@ -27,6 +27,7 @@ extern "C" {
 #include "executor/spi.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 }
 
 /* The columns of relid whose default has form (naming relid itself). */
@@ -77,14 +78,26 @@ hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range, int64 
 	bool		isnull = true;
 	char		kind = get_rel_relkind(relid);
 	const char *col = quote_identifier(get_attname(relid, attnum, false));
+	char	   *sql;
+	SPIPlanPtr	plan;
 
 	*max = 0;
 	if (kind != RELKIND_RELATION && kind != RELKIND_PARTITIONED_TABLE)
 		return false;			/* a foreign table's rows are another server's */
 	hilo_as_role_enter(&st, hilo_rel_owner(relid));
-	hilo_spi(psprintf("SELECT pg_catalog.max(%s)::pg_catalog.int8 FROM %s WHERE %s BETWEEN "
-					  INT64_FORMAT " AND " INT64_FORMAT,
-					  col, hilo_quoted_name(relid), col, range.first, range.last), SPI_OK_SELECT);
+	sql = psprintf("SELECT pg_catalog.max(%s)::pg_catalog.int8 FROM %s WHERE %s BETWEEN "
+				   INT64_FORMAT " AND " INT64_FORMAT,
+				   col, hilo_quoted_name(relid), col, range.first, range.last);
+	/*
+	 * Under a snapshot taken now, with the caller's lock held: a transaction
+	 * snapshot (REPEATABLE READ, SERIALIZABLE) predates the wait for that
+	 * lock and misses the rows of writers that committed meanwhile.
+	 */
+	plan = SPI_prepare(sql, 0, nullptr);
+	if (plan == nullptr ||
+		SPI_execute_snapshot(plan, nullptr, nullptr, GetLatestSnapshot(), InvalidSnapshot,
+							 false, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "id_gen: SPI failed running: %s", sql);
 	if (SPI_processed == 1)
 	{
 		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);

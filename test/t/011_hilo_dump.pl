@@ -1,4 +1,5 @@
-# pg_dump and pg_restore of a database with Hi/Lo keys.  A key is its
+# pg_dump and pg_restore of a database with Hi/Lo keys, one of them
+# renamed, moved to another schema and given to other owners first.  A key is its
 # table's sequence (OWNED BY the column, or the application's sequence a
 # bound key names) and a formula written in the column's default, so every
 # way of dumping a table carries its key as it carries a serial's: a whole
@@ -39,7 +40,43 @@ $node->safe_psql('postgres', q{
 	RESET session_replication_role;
 	INSERT INTO unkeyed SELECT g, 0 FROM generate_series(1, 50) g;
 });
-my @keyed = ('own_key', '"App Schema"."Line Items"', 'bound');
+
+# A key follows its table as a serial's sequence does: RENAME (the default
+# names the sequence by OID), SET SCHEMA (the owned sequence moves along),
+# ALTER TABLE OWNER TO and REASSIGN OWNED (the sequence's owner follows).
+$node->safe_psql('postgres', q{
+	CREATE ROLE alice;
+	CREATE ROLE bob;
+	CREATE ROLE carol;
+	CREATE SCHEMA s1 AUTHORIZATION alice;
+	CREATE SCHEMA s2 AUTHORIZATION alice;
+	GRANT CREATE ON SCHEMA s2 TO bob, carol;
+	SET ROLE alice;
+	CREATE TABLE s1.moving (id bigint PRIMARY KEY DEFAULT hilo_next('s1.moving'), v int);
+	INSERT INTO s1.moving (v) VALUES (0);
+	RESET ROLE;
+});
+my $moving_last = 0;
+for my $step ([ 'ALTER TABLE s1.moving RENAME TO moved', 's1.moved', 's1 alice' ],
+	[ 'ALTER TABLE s1.moved SET SCHEMA s2', 's2.moved', 's2 alice' ],
+	[ 'REASSIGN OWNED BY alice TO bob', 's2.moved', 's2 bob' ],
+	[ 'ALTER TABLE s2.moved OWNER TO carol', 's2.moved', 's2 carol' ])
+{
+	my ($ddl, $name, $expect) = @$step;
+	$node->safe_psql('postgres', $ddl);
+	is($node->safe_psql('postgres', qq{
+			SELECT c.relnamespace::regnamespace || ' ' || pg_get_userbyid(c.relowner)
+			  FROM id_gen.hilo_keys k JOIN pg_class c ON c.oid = k.sequence
+			 WHERE k.table_name = '$name'::regclass}),
+		$expect, "$ddl: the key's sequence is in the table's schema, owned by its owner");
+	my $id = $node->safe_psql('postgres', "INSERT INTO $name (v) VALUES (1) RETURNING id");
+	cmp_ok($id, '>', $moving_last, "$ddl: the key keeps drawing");
+	$moving_last = $id;
+}
+is($node->safe_psql('postgres', "SELECT count(*) FROM id_gen.hilo_keys WHERE table_name = 's2.moved'::regclass"),
+	'1', 'one key, as before');
+
+my @keyed = ('own_key', '"App Schema"."Line Items"', 'bound', 's2.moved');
 for my $i (1 .. 3)
 {
 	$node->safe_psql('postgres', q{
@@ -66,7 +103,7 @@ my $sequences = q{
 	       SELECT FROM pg_depend d WHERE d.objid = c.oid AND d.deptype = 'e')};
 my $keys_before = keys_of('postgres', @keyed);
 my $seqs_before = $node->safe_psql('postgres', $sequences);
-is($seqs_before, '"App Schema"."Line Items_id_seq",bound_id_seq,bound_seq,own_key_id_seq',
+is($seqs_before, '"App Schema"."Line Items_id_seq",bound_id_seq,bound_seq,own_key_id_seq,s2.moving_id_seq',
 	'own keys draw from sequences named as a serial\'s, the bound key from the application\'s'
 	  . ' (its column\'s own sequence stays, unused)');
 
@@ -78,11 +115,13 @@ sub restored_ok
 	my ($db, $how, @tables) = @_;
 	is(keys_of($db, @tables), keys_of('postgres', @tables),
 		"$how: the keys came back with their strategy, block size and sequence");
-	my @seqs = grep {
-		my $s = $_;
-		$s eq 'bound_seq' || $s eq $also_seq || grep { my $t = $_; $t =~ s/"$//; index($s, "${t}_id_seq") == 0 } @tables
-	} split /,/, $node->safe_psql('postgres', $sequences);
-	is($node->safe_psql($db, $sequences), join(',', @seqs), "$how: no second key was made");
+	my $in = join(', ', map { "'$_'::regclass" } @tables);
+	my $seqs = $node->safe_psql('postgres', qq{
+		SELECT string_agg(c.oid::regclass::text, ',' ORDER BY c.oid::regclass::text) FROM pg_class c
+		 WHERE c.relkind = 'S' AND (c.relname = 'bound_seq' OR c.oid::regclass::text = '$also_seq'
+		       OR EXISTS (SELECT FROM pg_depend d WHERE d.objid = c.oid AND d.deptype = 'a'
+		                     AND d.refobjid IN ($in)))});
+	is($node->safe_psql($db, $sequences), $seqs, "$how: no second key was made");
 	for my $t (@tables)
 	{
 		my ($ret, $out, $err) = $node->psql($db,
@@ -191,7 +230,7 @@ $node->command_ok([ 'pg_restore', '--exit-on-error', '-d', $node->connstr('exclu
 # The sequence of the table left out comes as a serial's would: a sequence
 # of its own, owned by nothing.
 $also_seq = '"App Schema"."Line Items_id_seq"';
-restored_ok('excluded', 'pg_dump --exclude-table', 'own_key', 'bound');
+restored_ok('excluded', 'pg_dump --exclude-table', 'own_key', 'bound', 's2.moved');
 is($node->safe_psql('excluded', "SELECT own_sequence FROM id_gen.hilo_keys WHERE table_name = 'bound'::regclass"),
 	'f', 'the bound key still draws from the application\'s sequence');
 my ($ret, $out, $err) = $node->psql('excluded', q{

@@ -1173,8 +1173,9 @@ open_sessions($srv{A}, $n1, $n2);
 note sprintf('%d sessions on database 1, %d on database 2%s', $n1, $n2,
 	$sb ? ', 1 on the standby' : '');
 
-# Round 0: each key's first use, inside a transaction that commits or rolls
-# back (README: the first use is not rolled back).
+# Round 0: each key's first draws, inside a transaction that commits or
+# rolls back (the key was made by its CREATE TABLE: a first draw makes
+# nothing, and a ROLLBACK gives back nothing).
 {
 	$round_no++;
 	my @what;

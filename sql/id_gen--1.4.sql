@@ -1035,6 +1035,12 @@ CREATE FUNCTION hilo_next_text(tbl regclass) RETURNS text
 COMMENT ON FUNCTION hilo_next_text(regclass) IS
     'next id of the table''s Hi/Lo key in RavenDB''s readable form <table>/<n>-<node tag> (id_gen.node_tag), e.g. orders/54-A';
 
+CREATE FUNCTION hilo_next_text(tbl regclass, id bigint) RETURNS text
+    AS 'MODULE_PATHNAME', 'hilo_text_id'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION hilo_next_text(regclass, bigint) IS
+    'the id written as <table>/<n>-<node tag> (id_gen.node_tag); the default DEFAULT hilo_next_text(''t'') becomes, naming t''s Hi/Lo key';
+
 CREATE FUNCTION hilo_parse_text(id text, OUT table_name text, OUT n bigint, OUT node_tag text)
     RETURNS record
     AS 'MODULE_PATHNAME', 'hilo_parse_text'

@@ -48,7 +48,6 @@ _PG_init(void)
 	idgen_timeuuid_init();
 	idgen_decimal_id_init();
 	idgen_hilo_init();
-	idgen_hilo_citus_init();
 	CacheRegisterRelcacheCallback(idgen_relcache_callback, (Datum) 0);
 }
 

@@ -148,6 +148,7 @@ IDGEN_FUNCTION(hilo_bind)
 	int64		to_next;
 	int64		v;
 	int64		taken = 0;
+	bool		called = false;
 
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table to bind, e.g. hilo_bind('orders', 'orders_hilo_seq', 'pooled_lo').");
@@ -211,10 +212,12 @@ IDGEN_FUNCTION(hilo_bind)
 		PG_RETURN_VOID();		/* bound just so already */
 	if (seqid != key.seqid)
 		hilo_draw_lock(seqid, ExclusiveLock);
-	next = hilo_seq_next_value(key.seqid);
+	next = hilo_seq_next_value(key.seqid, &called);
 	to_next = seqid == key.seqid ? next : hilo_seq_next_value(seqid);
-	if (idgen::hilo_move(key.strategy, next, hilo_key_size(&key), strategy, to_next,
-						 hilo_key_size(&bound), &v) != HiloStatus::ok)
+	/* A key never drawn from reserved nothing: the sequence stays where its application has it. */
+	v = to_next;
+	if (called && idgen::hilo_move(key.strategy, next, hilo_key_size(&key), strategy, to_next,
+								   hilo_key_size(&bound), &v) != HiloStatus::ok)
 		hilo_cannot_move(&key);
 	(void) hilo_column_max(relid, key.attnum, hilo_key_range(&bound), &taken);
 	v = hilo_value_above(&bound, taken, v);

@@ -15,12 +15,16 @@
  */
 #include "pg/pg.hpp"
 
+#include "pg/extension_owner.hpp"
 #include "pg/guc.hpp"
 #include "pg/hilo/hilo.hpp"
 
 extern "C" {
 #include "access/relation.h"
+#include "catalog/partition.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
+#include "catalog/pg_type.h"
 #include "commands/defrem.h"
 #include "commands/event_trigger.h"
 #include "storage/lmgr.h"
@@ -30,7 +34,15 @@ extern "C" {
 #include "utils/snapmgr.h"
 }
 
-/* The columns of relid whose default has form (naming relid itself). */
+/*
+ * The columns of relid whose default has form (naming relid itself): each
+ * its attnum, plus kHiloTextColumn for the text form.
+ */
+static const int kHiloTextColumn = 0x10000;
+
+/* Set while hilo_write_defaults runs its ALTER TABLE. */
+static bool hilo_writing_defaults = false;
+
 static List *
 hilo_self_columns(Oid relid, HiloForm form)
 {
@@ -42,10 +54,11 @@ hilo_self_columns(Oid relid, HiloForm form)
 	{
 		HiloKey		k;
 		Oid			named = InvalidOid;
+		bool		is_text;
 
-		if (hilo_parse_default((Node *) stringToNode(constr->defval[i].adbin), &named, &k) == form &&
+		if (hilo_parse_default((Node *) stringToNode(constr->defval[i].adbin), &named, &k, &is_text) == form &&
 			named == relid)
-			cols = lappend_int(cols, constr->defval[i].adnum);
+			cols = lappend_int(cols, constr->defval[i].adnum | (is_text ? kHiloTextColumn : 0));
 	}
 	relation_close(rel, NoLock);
 	return cols;
@@ -57,16 +70,34 @@ hilo_write_defaults(const HiloKey *key, bool short_only)
 	List	   *cols = hilo_self_columns(key->relid, short_only ? HiloForm::short_form : HiloForm::full_form);
 	char	   *expr = hilo_key_expression(key);
 	char	   *table = hilo_quoted_name(key->relid);
+	char	   *text_expr = psprintf("%s.hilo_next_text(%s::pg_catalog.regclass, %s)",
+									 quote_identifier(get_namespace_name(idgen_extension_schema())),
+									 quote_literal_cstr(table), expr);
 	HiloAsRole	st;
 	ListCell   *lc;
 
-	if (!list_member_int(cols, key->attnum))
+	if (!list_member_int(cols, key->attnum) && !list_member_int(cols, key->attnum | kHiloTextColumn))
 		cols = lappend_int(cols, key->attnum);
 	hilo_as_role_enter(&st, hilo_rel_owner(key->relid));
-	foreach(lc, cols)
-		hilo_spi(psprintf("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT %s", table,
-						  quote_identifier(get_attname(key->relid, (AttrNumber) lfirst_int(lc), false)), expr),
-				 SPI_OK_UTILITY);
+	/* Our own ALTER TABLE fires the event trigger again: it has nothing to do. */
+	hilo_writing_defaults = true;
+	PG_TRY();
+	{
+		foreach(lc, cols)
+		{
+			int			c = lfirst_int(lc);
+
+			hilo_spi(psprintf("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT %s", table,
+							  quote_identifier(get_attname(key->relid, (AttrNumber) (c & ~kHiloTextColumn), false)),
+							  (c & kHiloTextColumn) ? text_expr : expr),
+					 SPI_OK_UTILITY);
+		}
+	}
+	PG_FINALLY();
+	{
+		hilo_writing_defaults = false;
+	}
+	PG_END_TRY();
 	hilo_as_role_leave(&st);
 	CommandCounterIncrement();
 }
@@ -81,9 +112,13 @@ hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range, int64 
 	char	   *sql;
 	SPIPlanPtr	plan;
 
+	Oid			type = get_atttype(relid, attnum);
+
 	*max = 0;
 	if (kind != RELKIND_RELATION && kind != RELKIND_PARTITIONED_TABLE)
 		return false;			/* a foreign table's rows are another server's */
+	if (type != INT2OID && type != INT4OID && type != INT8OID && type != NUMERICOID)
+		return false;			/* text ids: hilo_set_floor(t, n) after a load */
 	hilo_as_role_enter(&st, hilo_rel_owner(relid));
 	sql = psprintf("SELECT pg_catalog.max(%s)::pg_catalog.int8 FROM %s WHERE %s BETWEEN "
 				   INT64_FORMAT " AND " INT64_FORMAT,
@@ -155,6 +190,50 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 }
 
 /*
+ * Two keys in one partitioned table repeat ids across its partitions (a
+ * primary key that leaves out the partition key does not see it): a
+ * partition with a key of its own, attached or created under a parent that
+ * has one, gets a WARNING with the command that shares the parent's.
+ */
+static void
+hilo_warn_partition_keys(Oid relid)
+{
+	HiloKey		key;
+	HiloKey		parent_key;
+	List	   *parts = NIL;
+	ListCell   *lc;
+
+	if (get_rel_relispartition(relid))
+	{
+		Oid			parent = get_partition_parent(relid, true);
+
+		if (hilo_table_key(relid, &key) && hilo_table_key(parent, &parent_key))
+			ereport(WARNING,
+					(errmsg("partition %s has a Hi/Lo key of its own, beside the key of %s",
+							hilo_relname(relid), hilo_relname(parent)),
+					 errdetail("Rows inserted through either key may repeat the other's ids."),
+					 errhint("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT hilo_next('%s') shares the parent's key.",
+							 hilo_relname(relid), quote_identifier(get_attname(relid, key.attnum, false)),
+							 hilo_relname(parent))));
+	}
+	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE && hilo_table_key(relid, &parent_key))
+		parts = find_inheritance_children(relid, NoLock);
+	foreach(lc, parts)
+	{
+		Oid			part = lfirst_oid(lc);
+
+		if (hilo_table_key(part, &key))
+			ereport(WARNING,
+					(errmsg("partition %s has a Hi/Lo key of its own, beside the key of %s",
+							hilo_relname(part), hilo_relname(relid)),
+					 errdetail("Rows inserted through either key may repeat the other's ids."),
+					 errhint("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT hilo_next('%s') shares the parent's key.",
+							 hilo_relname(part), quote_identifier(get_attname(part, key.attnum, false)),
+							 hilo_relname(relid))));
+	}
+}
+
+/*
  * What the DDL on relid asks of us: its short-form defaults naming itself
  * become its key (a new one, or the one it has); a default naming another
  * table's key is refused where a crash could reset that key under this
@@ -194,12 +273,15 @@ hilo_table_ddl(Oid relid)
 	relation_close(rel, NoLock);
 
 	short_cols = hilo_self_columns(relid, HiloForm::short_form);
-	if (short_cols == NIL)
-		return;
-	if (hilo_table_key(relid, &key))
-		hilo_write_defaults(&key, true);	/* a second column shares the key */
-	else
-		(void) hilo_make_key(relid, (AttrNumber) linitial_int(short_cols), idgen_hilo_max_lo);
+	if (short_cols != NIL)
+	{
+		if (hilo_table_key(relid, &key))
+			hilo_write_defaults(&key, true);	/* a second column shares the key */
+		else
+			(void) hilo_make_key(relid, (AttrNumber) (linitial_int(short_cols) & ~kHiloTextColumn),
+								 idgen_hilo_max_lo);
+	}
+	hilo_warn_partition_keys(relid);
 }
 
 /* The event trigger id_gen_hilo_keys (ddl_command_end). */
@@ -211,6 +293,8 @@ IDGEN_FUNCTION(hilo_on_ddl)
 
 	if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
 		elog(ERROR, "hilo_on_ddl: not fired by an event trigger");
+	if (hilo_writing_defaults)
+		PG_RETURN_VOID();
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	if (SPI_execute("SELECT DISTINCT objid FROM pg_catalog.pg_event_trigger_ddl_commands() "
@@ -281,7 +365,7 @@ IDGEN_FUNCTION(hilo_create_key)
 					 errmsg("no column of table %s defaults to hilo_next('%s')", hilo_relname(relid),
 							hilo_relname(relid)),
 					 errhint("Name the column: hilo_create_key('%s', 'id').", hilo_relname(relid))));
-		attnum = (AttrNumber) linitial_int(cols);
+		attnum = (AttrNumber) (linitial_int(cols) & ~kHiloTextColumn);
 	}
 	PG_RETURN_OID(hilo_make_key(relid, attnum, max_lo));
 }

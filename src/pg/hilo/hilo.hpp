@@ -13,9 +13,6 @@
  *                     hilo_set_floor(), hilo_set_adaptive(); the key list
  *   hilo/reserve.cpp  ranges for applications, readable ids
  *   hilo/orm.cpp      keys whose ORM reads its hi values from a hi table row
- *   hilo/headroom.cpp the WARNING of a key nearing its end
- *   hilo/citus.cpp    a utility hook letting Citus create shards whose
- *                     default names a shell table not created yet
  *
  * Where the state lives.  A key is what PostgreSQL already keeps: a
  * sequence, and a formula written in the default of the table's column,
@@ -80,9 +77,6 @@ extern "C" {
 /* From _PG_init: the invalidation callbacks of the backend's caches. */
 extern void idgen_hilo_init(void);
 
-/* hilo/citus.cpp: lets Citus create shards of tables with DEFAULT hilo_next(). */
-extern void idgen_hilo_citus_init(void);
-
 /* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
 extern void idgen_hilo_relcache(Oid relid);
 
@@ -111,6 +105,9 @@ hilo_key_size(const HiloKey *k)
 	return idgen::hilo_block_size(k->strategy, k->max_lo, k->increment);
 }
 
+/* funcid's C symbol if it is a C function of this library, else nullptr. */
+extern const char *hilo_c_symbol(Oid funcid);
+
 /* What a column default is, for us. */
 enum class HiloForm : uint8_t
 {
@@ -122,8 +119,10 @@ enum class HiloForm : uint8_t
 /*
  * Classifies a default expression; for the short form *relid is the table
  * it names, for the full form key is filled (but for increment and own).
+ * *textp (if given): the text form, hilo_next_text('t') or
+ * hilo_next_text('t', <full form>), whose ids are written '<table>/<n>-<tag>'.
  */
-extern HiloForm hilo_parse_default(Node *expr, Oid *relid, HiloKey *key);
+extern HiloForm hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp = nullptr);
 
 /*
  * relid's key: the full-form default of one of its columns that names
@@ -182,8 +181,8 @@ extern void hilo_as_role_enter(HiloAsRole *st, Oid role);
 extern void hilo_as_role_leave(HiloAsRole *st);
 extern void hilo_spi(const char *sql, int expect);
 
-/* The value nextval() would return next (as the sequence's owner). */
-extern int64 hilo_seq_next_value(Oid seqid);
+/* The value nextval() would return next (as the sequence's owner); *called: drawn from yet. */
+extern int64 hilo_seq_next_value(Oid seqid, bool *called = nullptr);
 
 /* Makes nextval() return next_v next: forward only (as the sequence's owner). */
 extern void hilo_seq_move_to(Oid seqid, int64 next_v);
@@ -196,15 +195,10 @@ extern void hilo_draw_unlock(Oid seqid, LOCKMODE mode);
  * hilo/next.cpp: drawing blocks (shared with reserve.cpp and orm.cpp)
  * --------------------------------------------------------------------- */
 
-/*
- * A run of consecutive values of a key's sequence whose blocks follow each
- * other: one range of ids (hilo_take_run).
- */
+/* A run of consecutive values of a key's sequence whose blocks follow each other. */
 struct HiloRun
 {
-	idgen::HiloBlock ids;
-	int64		first_v;
-	int64		last_v;
+	idgen::HiloBlock ids;		/* one range of ids */
 };
 
 /*
@@ -225,20 +219,15 @@ extern void hilo_take_run(const HiloKey *key, int64 need, HiloRun *run);
 extern void hilo_draw_durable(Oid seqid);
 
 /*
- * This node's range of Hi/Lo ids (core hilo_node_range): on a Citus node,
- * or with id_gen.hilo_node_ranges on, its worker id's; on a single server
- * the whole space.  Own sequences draw inside it; bound ones are the
- * application's, which numbers them.
+ * The ids a key draws from (core hilo_node_range): an own key this node's
+ * range (on Citus, or with id_gen.hilo_node_ranges on, its worker id's; a
+ * single server's is the whole space), a bound key the whole space (the
+ * application numbers its sequence).
  */
-extern idgen::HiloNodeRange hilo_this_node_range(void);
 extern idgen::HiloNodeRange hilo_key_range(const HiloKey *key);
 
 /* The first value of key's sequence whose block lies above taken_to and in its range. */
 extern int64 hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v);
-
-/* WARNING when block nears the end of the key's ids (hilo/headroom.cpp). */
-extern void hilo_warn_near_end(const HiloKey *key, idgen::HiloNodeRange range,
-							   const idgen::HiloBlock *block);
 
 /* ---------------------------------------------------------------------
  * hilo/ddl.cpp

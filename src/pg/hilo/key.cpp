@@ -201,18 +201,18 @@ hilo_require_drawable_seq(Oid seqid, Oid relid)
  * --------------------------------------------------------------------- */
 
 /*
- * Which of our functions funcid is: the C function of this library behind
- * hilo_next's short or full form.  Only a superuser can create a C
- * function, so no other role can make a default look like a key.
+ * The C symbol of funcid if it is a C function of this library, else
+ * nullptr.  Only a superuser can create a C function, so no other role can
+ * make a default or a trigger look like ours.
  */
-static HiloForm
-hilo_function_form(Oid funcid)
+const char *
+hilo_c_symbol(Oid funcid)
 {
 	HeapTuple	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
-	HiloForm	form = HiloForm::none;
+	const char *symbol = nullptr;
 
 	if (!HeapTupleIsValid(tup))
-		return form;
+		return nullptr;
 	if (((Form_pg_proc) GETSTRUCT(tup))->prolang == ClanguageId)
 	{
 		bool		isnull;
@@ -220,17 +220,10 @@ hilo_function_form(Oid funcid)
 		Datum		bin = isnull ? (Datum) 0 : SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_probin, &isnull);
 
 		if (!isnull && strstr(TextDatumGetCString(bin), "id_gen") != nullptr)
-		{
-			char	   *s = TextDatumGetCString(src);
-
-			if (strcmp(s, "hilo_next") == 0)
-				form = HiloForm::short_form;
-			else if (strcmp(s, "hilo_next_key") == 0)
-				form = HiloForm::full_form;
-		}
+			symbol = TextDatumGetCString(src);
 	}
 	ReleaseSysCache(tup);
-	return form;
+	return symbol;
 }
 
 /* The i-th argument of fe if it is a Const: its value and nullness. */
@@ -247,20 +240,41 @@ hilo_const_arg(FuncExpr *fe, int i, Datum *value, bool *isnull)
 }
 
 HiloForm
-hilo_parse_default(Node *expr, Oid *relid, HiloKey *key)
+hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp)
 {
 	FuncExpr   *fe;
 	HiloForm	form;
+	const char *symbol;
 	Datum		v[6];
 	bool		n[6];
+	bool		is_text;
 
+	if (textp != nullptr)
+		*textp = false;
 	expr = strip_implicit_coercions(expr);
 	if (expr == nullptr || !IsA(expr, FuncExpr))
 		return HiloForm::none;
 	fe = (FuncExpr *) expr;
-	form = hilo_function_form(fe->funcid);
-	if (form == HiloForm::none)
+	symbol = hilo_c_symbol(fe->funcid);
+	if (symbol == nullptr)
+		return HiloForm::none;
+	if (strcmp(symbol, "hilo_next") == 0 || strcmp(symbol, "hilo_next_text") == 0)
+		form = HiloForm::short_form;
+	else if (strcmp(symbol, "hilo_next_key") == 0 || strcmp(symbol, "hilo_text_id") == 0)
+		form = HiloForm::full_form;
+	else
+		return HiloForm::none;
+	is_text = strstr(symbol, "text") != nullptr;
+	if (textp != nullptr)
+		*textp = is_text;
+	if (form == HiloForm::full_form && is_text)
+	{
+		/* hilo_next_text(tbl, <the full form>): the key is the inner call. */
+		if (list_length(fe->args) != 2 ||
+			hilo_parse_default((Node *) lsecond(fe->args), relid, key, nullptr) != HiloForm::full_form)
+			return HiloForm::none;
 		return form;
+	}
 	for (int i = 0; i < list_length(fe->args) && i < 6; i++)
 	{
 		if (!hilo_const_arg(fe, i, &v[i], &n[i]))
@@ -414,7 +428,7 @@ hilo_spi(const char *sql, int expect)
 }
 
 int64
-hilo_seq_next_value(Oid seqid)
+hilo_seq_next_value(Oid seqid, bool *called)
 {
 	HiloAsRole	st;
 	int64		last_value;
@@ -427,6 +441,8 @@ hilo_seq_next_value(Oid seqid)
 	last_value = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	is_called = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	hilo_as_role_leave(&st);
+	if (called != nullptr)
+		*called = is_called;
 	if (!is_called)
 		return last_value;
 	if (pg_add_s64_overflow(last_value, hilo_seq_increment(seqid), &next_v))
@@ -448,6 +464,18 @@ hilo_seq_move_to(Oid seqid, int64 next_v)
 	int64		inc = hilo_seq_increment(seqid, &seqmin);
 	int64		prev;
 	bool		called = !pg_sub_s64_overflow(next_v, inc, &prev) && prev >= seqmin;
+	HeapTuple	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
+	int64		seqmax = HeapTupleIsValid(tup) ? ((Form_pg_sequence) GETSTRUCT(tup))->seqmax : PG_INT64_MAX;
+
+	if (HeapTupleIsValid(tup))
+		ReleaseSysCache(tup);
+	if ((called ? prev : next_v) > seqmax)
+		ereport(ERROR,
+				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				 errmsg("sequence %s cannot move to " INT64_FORMAT ", past its MAXVALUE " INT64_FORMAT,
+						hilo_relname(seqid), next_v, seqmax),
+				 errdetail("Its next value must give a block above every id the Hi/Lo key gave."),
+				 errhint("Nothing was changed.  Use a sequence with room above the key's ids.")));
 
 	hilo_as_role_enter(&st, hilo_rel_owner(seqid));
 	hilo_spi(psprintf("SELECT pg_catalog.setval(%s::pg_catalog.regclass, " INT64_FORMAT ", %s)",

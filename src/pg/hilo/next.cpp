@@ -22,11 +22,13 @@
 #include "pg/node_identity.hpp"
 
 extern "C" {
+#include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "commands/sequence.h"
 #include "common/int.h"
+#include "catalog/pg_sequence.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
@@ -142,7 +144,7 @@ hilo_block_checked(const HiloKey *key, int64 v, int attempt, HiloBlock *block)
 	pg_unreachable();
 }
 
-idgen::HiloNodeRange
+static idgen::HiloNodeRange
 hilo_this_node_range(void)
 {
 	int64		group = 0;
@@ -190,6 +192,61 @@ hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v)
 				 errdetail("Its next block would give ids above 9223372036854775807."),
 				 errhint("Nothing was changed.")));
 	return v;
+}
+
+/*
+ * The WARNING a draw gives when its key nears the end of its ids, where the
+ * view id_gen.headroom says warning (id_gen.headroom_warning_percent) and
+ * again where it says critical: a key's ids end at the first of its node's
+ * range, its sequence's MAXVALUE (through the formula) and bigint, as the
+ * view (id_gen.headroom_hilo(), the same core rule) measures them.
+ */
+/* A backend warns once per key and level, and again after a minute. */
+#define HILO_WARN_AGAIN_MS 60000
+
+static Oid	warned_relid = InvalidOid;
+static int	warned_level = 0;
+static TimestampTz warned_at = 0;
+
+static void
+hilo_warn_near_end(const HiloKey *key, idgen::HiloNodeRange range, const idgen::HiloBlock *block)
+{
+	Oid			relid = key->relid;
+	int64		last = PG_INT64_MAX;
+	HeapTuple	tup;
+	double		used;
+	int			level;
+	TimestampTz now;
+
+	if ((tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(key->seqid))) != nullptr)
+	{
+		int64		seqmax = ((Form_pg_sequence) GETSTRUCT(tup))->seqmax;
+
+		ReleaseSysCache(tup);
+		last = idgen::hilo_reserved_to(key->strategy, seqmax, hilo_key_size(key));
+	}
+	last = Min(last, range.last);
+	if (last < range.first)
+		return;
+	used = ((double) block->last - (double) range.first + 1) / ((double) last - (double) range.first + 1);
+	level = used * 100.0 >= idgen_headroom_critical_percent ? 2 :
+		used * 100.0 >= idgen_headroom_warning_percent ? 1 : 0;
+	if (level == 0)
+		return;
+	now = GetCurrentTimestamp();
+	if (relid == warned_relid && level <= warned_level &&
+		!TimestampDifferenceExceeds(warned_at, now, HILO_WARN_AGAIN_MS))
+		return;
+	warned_relid = relid;
+	warned_level = level;
+	warned_at = now;
+	ereport(WARNING,
+			(errcode(ERRCODE_WARNING),
+			 errmsg("Hi/Lo key of table %s has used %.1f%% of its ids", hilo_relname(relid), used * 100.0),
+			 errdetail("Its ids end at " INT64_FORMAT "; the block just drawn ends at " INT64_FORMAT ".",
+					   last, block->last),
+			 errhint("id_gen.headroom shows every key's headroom; id_gen.headroom_warning_percent "
+					 "and id_gen.headroom_critical_percent set the points of this warning.")));
 }
 
 /* ERROR if block lies outside this node's range (own sequences). */
@@ -299,7 +356,6 @@ hilo_take_run(const HiloKey *key, int64 need, HiloRun *run)
 
 	run->ids.next = 1;
 	run->ids.last = 0;
-	run->first_v = run->last_v = 0;
 	/*
 	 * More than one block: nobody else draws meanwhile from an own sequence
 	 * (every draw takes the draw lock, held exclusively by our caller); an
@@ -335,7 +391,6 @@ hilo_take_run(const HiloKey *key, int64 need, HiloRun *run)
 		{
 			/* A first block, or someone else took the values in between. */
 			run->ids = block;
-			run->first_v = v;
 			blocks = 1;
 		}
 		else
@@ -343,7 +398,6 @@ hilo_take_run(const HiloKey *key, int64 need, HiloRun *run)
 			run->ids.last = block.last;
 			blocks++;
 		}
-		run->last_v = v;
 		attempt = -1;
 		hilo_check_node_range(key, &run->ids);
 		if (blocks >= need)
@@ -377,7 +431,6 @@ hilo_take_run(const HiloKey *key, int64 need, HiloRun *run)
 #endif
 			hilo_seq_move_to(seqid, next_v);
 			run->ids.last = block.last;
-			run->last_v = to_v;
 			break;
 		}
 	}
@@ -445,7 +498,8 @@ hilo_next_slow(Oid relid, Oid seqid)
 		HiloKey		key;
 		int64_t		id;
 
-		if (e == nullptr || e->stale || e->checked_role != role)
+		if (e == nullptr || e->stale || e->checked_role != role ||
+			(OidIsValid(seqid) && seqid != e->seqid))
 		{
 			uint64		seen = hilo_inval_count;
 

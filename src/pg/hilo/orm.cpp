@@ -50,28 +50,6 @@ extern "C" {
 using idgen::HiloStatus;
 using idgen::HiloStrategy;
 
-/* Whether funcid is this library's hilo_hi_row (see hilo_function_form). */
-static bool
-hilo_is_park_function(Oid funcid)
-{
-	HeapTuple	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
-	bool		is = false;
-
-	if (!HeapTupleIsValid(tup))
-		return false;
-	if (((Form_pg_proc) GETSTRUCT(tup))->prolang == ClanguageId)
-	{
-		bool		isnull;
-		Datum		src = SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_prosrc, &isnull);
-		Datum		bin = isnull ? (Datum) 0 : SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_probin, &isnull);
-
-		is = !isnull && strcmp(TextDatumGetCString(src), "hilo_hi_row") == 0 &&
-			strstr(TextDatumGetCString(bin), "id_gen") != nullptr;
-	}
-	ReleaseSysCache(tup);
-	return is;
-}
-
 /* The relation a qualified name denotes, or InvalidOid. */
 static Oid
 hilo_resolve(const char *name)
@@ -93,7 +71,9 @@ hilo_park_trigger(Relation hirel, Oid seqid)
 	{
 		const Trigger *t = &td->triggers[i];
 
-		if (t->tgnargs >= 2 && hilo_is_park_function(t->tgfoid) &&
+		const char *symbol = hilo_c_symbol(t->tgfoid);
+
+		if (t->tgnargs >= 2 && symbol != nullptr && strcmp(symbol, "hilo_hi_row") == 0 &&
 			hilo_resolve(t->tgargs[1]) == seqid)
 			return t;
 	}
@@ -222,6 +202,7 @@ IDGEN_FUNCTION(hilo_bind_table)
 	int64		next;
 	int64		v;
 	int64		taken = 0;
+	int64		parked;
 	bool		isnull;
 	Relation	hirel;
 
@@ -285,14 +266,12 @@ IDGEN_FUNCTION(hilo_bind_table)
 				 errmsg("column \"%s\" of %s is of type %s, not an integer type", hi_column,
 						hilo_relname(hioid), format_type_be(hitype)),
 				 errhint("The hi value column must be smallint, integer or bigint, as the ORMs create it.")));
-	if (pg_class_aclcheck(hioid, GetUserId(), ACL_TRIGGER | ACL_UPDATE | ACL_SELECT) !=
-		ACLCHECK_OK && !idgen_rel_ownercheck(hioid, GetUserId()))
+	if (!idgen_rel_ownercheck(hioid, GetUserId()))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for table %s", hilo_relname(hioid)),
-				 errdetail("Binding puts a trigger on the ORM's hi table and parks its row."),
-				 errhint("GRANT SELECT, UPDATE, TRIGGER ON %s TO the owner of %s.", hilo_relname(hioid),
-						 hilo_relname(relid))));
+				 errmsg("must be owner of table %s", hilo_relname(hioid)),
+				 errdetail("Binding puts a trigger on the ORM's hi table, enabled always, and parks its row."),
+				 errhint("Bind as a role that owns both tables (the ORM's schema owner, usually).")));
 
 	/* The key, then the hi table: no ORM reads the row until we commit. */
 	PreventCommandIfReadOnly("hilo_bind_table()");
@@ -314,6 +293,13 @@ IDGEN_FUNCTION(hilo_bind_table)
 		PG_RETURN_VOID();		/* bound just so */
 	}
 	relation_close(hirel, NoLock);
+	if (key.hi_table != nullptr)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the Hi/Lo key of table %s serves the ORM's hi table %s already",
+						hilo_relname(relid), key.hi_table),
+				 errdetail("The ORM may hold a hi it read there; another row or formula could give its ids again."),
+				 errhint("A key serves one hi row, with the formula it was bound with.")));
 
 	/* The row: there, alone, not NULL; every hi up to its value may be the ORM's. */
 	if (key_column != nullptr)
@@ -354,11 +340,20 @@ IDGEN_FUNCTION(hilo_bind_table)
 		hilo_seq_move_to(key.seqid, v);
 	hilo_write_defaults(&bound, false);
 
-	/* The trigger, as the caller: the ORM's writes take the sequence's values. */
+	/*
+	 * The row first gets the sequence's next value (the trigger would refuse
+	 * to draw in the transaction that changed the key: we draw it here,
+	 * under the draw lock we hold to the end), then the trigger parks the
+	 * ORM's later writes.
+	 */
+	parked = nextval_internal(key.seqid, false);
+	hilo_draw_durable(key.seqid);
+	hilo_as_role_enter(&st, GetUserId());
+	hilo_spi(psprintf("UPDATE %s SET %s = " INT64_FORMAT "%s", hilo_quoted_name(hioid), quote_identifier(hi_column),
+					  parked, where), SPI_OK_UPDATE);
 	trigname = psprintf("id_gen_hilo_%s", get_rel_name(relid));
 	if (strlen(trigname) >= NAMEDATALEN)
 		trigname[NAMEDATALEN - 1] = '\0';
-	hilo_as_role_enter(&st, GetUserId());
 	hilo_spi(psprintf("CREATE TRIGGER %s BEFORE INSERT OR UPDATE ON %s FOR EACH ROW "
 					  "EXECUTE FUNCTION %s.hilo_hi_row(%s, %s%s%s%s%s)",
 					  quote_identifier(trigname), hilo_quoted_name(hioid),
@@ -369,12 +364,6 @@ IDGEN_FUNCTION(hilo_bind_table)
 			 SPI_OK_UTILITY);
 	hilo_spi(psprintf("ALTER TABLE %s ENABLE ALWAYS TRIGGER %s", hilo_quoted_name(hioid),
 					  quote_identifier(trigname)), SPI_OK_UTILITY);
-	hilo_as_role_leave(&st);
-	hilo_draw_unlock(key.seqid, ExclusiveLock);	/* the trigger draws */
-	CommandCounterIncrement();
-	hilo_as_role_enter(&st, GetUserId());
-	hilo_spi(psprintf("UPDATE %s SET %s = %s%s", hilo_quoted_name(hioid), quote_identifier(hi_column),
-					  quote_identifier(hi_column), where), SPI_OK_UPDATE);
 	hilo_as_role_leave(&st);
 	PG_RETURN_VOID();
 }

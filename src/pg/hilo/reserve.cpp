@@ -209,6 +209,19 @@ IDGEN_FUNCTION(hilo_next_text)
 											  idgen_node_tag)));
 }
 
+/*
+ * hilo_next_text(tbl regclass, id bigint): id written as
+ * '<table>/<n>-<node tag>'; the text form of a key's default wraps its
+ * full form in it (hilo/ddl.cpp).
+ */
+IDGEN_FUNCTION(hilo_text_id)
+{
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next_text('orders').");
+	PG_RETURN_TEXT_P(cstring_to_text(psprintf("%s/" INT64_FORMAT "-%s", hilo_text_table(PG_GETARG_OID(0)),
+											  PG_GETARG_INT64(1), idgen_node_tag)));
+}
+
 /* hilo_parse_text(id text, OUT table_name text, OUT n bigint, OUT node_tag text) */
 IDGEN_FUNCTION(hilo_parse_text)
 {

@@ -1,5 +1,6 @@
-# pg_dump and pg_restore of a database with Hi/Lo keys, one of them
-# renamed, moved to another schema and given to other owners first.  A key is its
+# pg_dump and pg_restore of a database with Hi/Lo keys (own, bound to an
+# application's sequence, serving an ORM's hi table), one of them renamed,
+# moved to another schema and given to other owners first.  A key is its
 # table's sequence (OWNED BY the column, or the application's sequence a
 # bound key names) and a formula written in the column's default, so every
 # way of dumping a table carries its key as it carries a serial's: a whole
@@ -29,6 +30,11 @@ $node->safe_psql('postgres', q{
 	CREATE TABLE bound (id bigint PRIMARY KEY DEFAULT hilo_next('bound'), v int);
 	SELECT hilo_bind('bound', 'bound_seq', 'pooled_lo');
 	SELECT hilo_set_max_lo('"App Schema"."Line Items"', 7);
+	-- an ORM's hi table (Hibernate's hibernate_unique_key), served by a trigger
+	CREATE TABLE orm_hi (next_hi integer);
+	INSERT INTO orm_hi VALUES (5);
+	CREATE TABLE orm (id bigint PRIMARY KEY DEFAULT hilo_next('orm'), v int);
+	SELECT hilo_bind_table('orm', 'orm_hi', 'next_hi', 10);
 	CREATE TABLE gone (id bigint DEFAULT hilo_next('gone'));
 	INSERT INTO gone DEFAULT VALUES;
 	DROP TABLE gone;
@@ -76,13 +82,14 @@ for my $step ([ 'ALTER TABLE s1.moving RENAME TO moved', 's1.moved', 's1 alice' 
 is($node->safe_psql('postgres', "SELECT count(*) FROM id_gen.hilo_keys WHERE table_name = 's2.moved'::regclass"),
 	'1', 'one key, as before');
 
-my @keyed = ('own_key', '"App Schema"."Line Items"', 'bound', 's2.moved');
+my @keyed = ('own_key', '"App Schema"."Line Items"', 'bound', 's2.moved', 'orm');
 for my $i (1 .. 3)
 {
 	$node->safe_psql('postgres', q{
 		INSERT INTO own_key (v) SELECT g FROM generate_series(1, 1500) g;
 		INSERT INTO "App Schema"."Line Items" (v) SELECT g FROM generate_series(1, 10) g;
 		INSERT INTO bound (v) SELECT g FROM generate_series(1, 30) g;
+		INSERT INTO orm (v) SELECT g FROM generate_series(1, 25) g;
 	});
 }
 my %max = map { $_ => $node->safe_psql('postgres', "SELECT max(id) FROM $_") } @keyed;
@@ -100,10 +107,10 @@ sub keys_of
 my $sequences = q{
 	SELECT string_agg(c.oid::regclass::text, ',' ORDER BY c.oid::regclass::text) FROM pg_class c
 	 WHERE c.relkind = 'S' AND c.relname NOT LIKE 'unkeyed%' AND NOT EXISTS (
-	       SELECT FROM pg_depend d WHERE d.objid = c.oid AND d.deptype = 'e')};
+	       SELECT FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')};
 my $keys_before = keys_of('postgres', @keyed);
 my $seqs_before = $node->safe_psql('postgres', $sequences);
-is($seqs_before, '"App Schema"."Line Items_id_seq",bound_id_seq,bound_seq,own_key_id_seq,s2.moving_id_seq',
+is($seqs_before, '"App Schema"."Line Items_id_seq",bound_id_seq,bound_seq,orm_id_seq,own_key_id_seq,s2.moving_id_seq',
 	'own keys draw from sequences named as a serial\'s, the bound key from the application\'s'
 	  . ' (its column\'s own sequence stays, unused)');
 
@@ -119,7 +126,8 @@ sub restored_ok
 	my $seqs = $node->safe_psql('postgres', qq{
 		SELECT string_agg(c.oid::regclass::text, ',' ORDER BY c.oid::regclass::text) FROM pg_class c
 		 WHERE c.relkind = 'S' AND (c.relname = 'bound_seq' OR c.oid::regclass::text = '$also_seq'
-		       OR EXISTS (SELECT FROM pg_depend d WHERE d.objid = c.oid AND d.deptype = 'a'
+		       OR EXISTS (SELECT FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
+		                     AND d.refclassid = 'pg_class'::regclass AND d.deptype = 'a'
 		                     AND d.refobjid IN ($in)))});
 	is($node->safe_psql($db, $sequences), $seqs, "$how: no second key was made");
 	for my $t (@tables)
@@ -130,6 +138,17 @@ sub restored_ok
 		is($node->safe_psql($db, "SELECT count(*) FROM $t WHERE v > 0 AND id <= $max{$t}"),
 			$node->safe_psql('postgres', "SELECT count(*) FROM $t WHERE v > 0"),
 			"$how: $t continues above the dumped ids");
+	}
+	if (grep { $_ eq 'orm' } @tables)
+	{
+		# Legacy, max_lo 10: hi h holds h*11 .. h*11+10; the ORM's next reader
+		# uses the hi parked in the row, which no draw gives.
+		is($node->safe_psql($db, q{
+				SELECT count(*) FROM orm WHERE id / 11 = (SELECT next_hi FROM orm_hi)}), '0',
+			"$how: the ORM key's draws leave the hi parked in the restored row to the ORM");
+		is($node->safe_psql($db, q{
+				SELECT tgenabled FROM pg_trigger WHERE tgrelid = 'orm_hi'::regclass AND NOT tgisinternal}), 'A',
+			"$how: the hi table's trigger is back, enabled always");
 	}
 }
 
@@ -230,7 +249,7 @@ $node->command_ok([ 'pg_restore', '--exit-on-error', '-d', $node->connstr('exclu
 # The sequence of the table left out comes as a serial's would: a sequence
 # of its own, owned by nothing.
 $also_seq = '"App Schema"."Line Items_id_seq"';
-restored_ok('excluded', 'pg_dump --exclude-table', 'own_key', 'bound', 's2.moved');
+restored_ok('excluded', 'pg_dump --exclude-table', 'own_key', 'bound', 's2.moved', 'orm');
 is($node->safe_psql('excluded', "SELECT own_sequence FROM id_gen.hilo_keys WHERE table_name = 'bound'::regclass"),
 	'f', 'the bound key still draws from the application\'s sequence');
 my ($ret, $out, $err) = $node->psql('excluded', q{

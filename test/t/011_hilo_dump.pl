@@ -35,6 +35,12 @@ $node->safe_psql('postgres', q{
 	INSERT INTO orm_hi VALUES (5);
 	CREATE TABLE orm (id bigint PRIMARY KEY DEFAULT hilo_next('orm'), v int);
 	SELECT hilo_bind_table('orm', 'orm_hi', 'next_hi', 10);
+	-- partitions and a LIKE copy share their parent's key (their defaults name it)
+	CREATE TABLE parted (id bigint DEFAULT hilo_next('parted'), v int, PRIMARY KEY (id, v))
+		PARTITION BY RANGE (v);
+	CREATE TABLE parted_1 PARTITION OF parted FOR VALUES FROM (MINVALUE) TO (1000);
+	CREATE TABLE parted_2 PARTITION OF parted FOR VALUES FROM (1000) TO (MAXVALUE);
+	CREATE TABLE own_key_copy (LIKE own_key INCLUDING DEFAULTS);
 	CREATE TABLE gone (id bigint DEFAULT hilo_next('gone'));
 	INSERT INTO gone DEFAULT VALUES;
 	DROP TABLE gone;
@@ -82,7 +88,7 @@ for my $step ([ 'ALTER TABLE s1.moving RENAME TO moved', 's1.moved', 's1 alice' 
 is($node->safe_psql('postgres', "SELECT count(*) FROM id_gen.hilo_keys WHERE table_name = 's2.moved'::regclass"),
 	'1', 'one key, as before');
 
-my @keyed = ('own_key', '"App Schema"."Line Items"', 'bound', 's2.moved', 'orm');
+my @keyed = ('own_key', '"App Schema"."Line Items"', 'bound', 's2.moved', 'orm', 'parted');
 for my $i (1 .. 3)
 {
 	$node->safe_psql('postgres', q{
@@ -90,6 +96,8 @@ for my $i (1 .. 3)
 		INSERT INTO "App Schema"."Line Items" (v) SELECT g FROM generate_series(1, 10) g;
 		INSERT INTO bound (v) SELECT g FROM generate_series(1, 30) g;
 		INSERT INTO orm (v) SELECT g FROM generate_series(1, 25) g;
+		INSERT INTO parted (v) SELECT g FROM generate_series(1, 1500) g;
+		INSERT INTO own_key_copy (v) SELECT g FROM generate_series(1, 20) g;
 	});
 }
 my %max = map { $_ => $node->safe_psql('postgres', "SELECT max(id) FROM $_") } @keyed;
@@ -110,7 +118,7 @@ my $sequences = q{
 	       SELECT FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')};
 my $keys_before = keys_of('postgres', @keyed);
 my $seqs_before = $node->safe_psql('postgres', $sequences);
-is($seqs_before, '"App Schema"."Line Items_id_seq",bound_id_seq,bound_seq,orm_id_seq,own_key_id_seq,s2.moving_id_seq',
+is($seqs_before, '"App Schema"."Line Items_id_seq",bound_id_seq,bound_seq,orm_id_seq,own_key_id_seq,parted_id_seq,s2.moving_id_seq',
 	'own keys draw from sequences named as a serial\'s, the bound key from the application\'s'
 	  . ' (its column\'s own sequence stays, unused)');
 
@@ -138,6 +146,13 @@ sub restored_ok
 		is($node->safe_psql($db, "SELECT count(*) FROM $t WHERE v > 0 AND id <= $max{$t}"),
 			$node->safe_psql('postgres', "SELECT count(*) FROM $t WHERE v > 0"),
 			"$how: $t continues above the dumped ids");
+	}
+	if ($node->safe_psql($db, "SELECT to_regclass('own_key_copy') IS NOT NULL") eq 't')
+	{
+		$node->safe_psql($db, 'INSERT INTO own_key_copy (v) SELECT g FROM generate_series(1, 100) g');
+		is($node->safe_psql($db, q{
+				SELECT count(*) FROM own_key_copy c JOIN own_key o USING (id)}), '0',
+			"$how: the LIKE copy still shares own_key's key");
 	}
 	if (grep { $_ eq 'orm' } @tables)
 	{
@@ -249,7 +264,7 @@ $node->command_ok([ 'pg_restore', '--exit-on-error', '-d', $node->connstr('exclu
 # The sequence of the table left out comes as a serial's would: a sequence
 # of its own, owned by nothing.
 $also_seq = '"App Schema"."Line Items_id_seq"';
-restored_ok('excluded', 'pg_dump --exclude-table', 'own_key', 'bound', 's2.moved', 'orm');
+restored_ok('excluded', 'pg_dump --exclude-table', grep { $_ ne '"App Schema"."Line Items"' } @keyed);
 is($node->safe_psql('excluded', "SELECT own_sequence FROM id_gen.hilo_keys WHERE table_name = 'bound'::regclass"),
 	'f', 'the bound key still draws from the application\'s sequence');
 my ($ret, $out, $err) = $node->psql('excluded', q{

@@ -1,10 +1,10 @@
 # Hi/Lo keys survive a crash (immediate shutdown) without reissuing an id:
 # every block handed out before the crash, including blocks held by open
 # transactions, lies below every block drawn after the restart.  A key is
-# its table's sequence, so crash recovery carries it as any sequence; a key
-# made in a transaction that never committed is gone with its table, and
-# the ids it handed out can come again only to a table that does not hold
-# them.
+# its table's sequence, so crash recovery carries it as any sequence.  A
+# key made by an ALTER TABLE that never committed is gone after the crash
+# (and could not be drawn from before its commit); a key drawn from in a
+# transaction that never committed goes on above the block it drew.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;

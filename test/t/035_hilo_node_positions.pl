@@ -9,8 +9,8 @@
 #   keeps the key's position in ids, a grow keeps its hi value, so the
 #   position is multiplied by new/old (narrowed on purpose: before, a grow
 #   moved the key to a new sequence).  Every id is fresh either way; with
-#   node ranges a grow that would carry the key past its node's range fails
-#   at the next draw, handing out nothing.  Each statement below runs in a
+#   node ranges a grow that would carry the key past its node's range is
+#   refused.  Each statement below runs in a
 #   new session, so every insert after a change draws a new block.
 use strict;
 use warnings;
@@ -83,14 +83,16 @@ is($node->safe_psql('postgres',
 is($node->safe_psql('postgres', 'SELECT min(id) - 8796093022208 < 1000 FROM s_node'),
 	't', 'the key starts at its node\'s range');
 
-# A tenfold grow on node 1 would carry the key to node 10's ids: the next
-# draw fails and hands out nothing.
-$node->safe_psql('postgres', "SELECT hilo_set_max_lo('s_node', 100)");
-my ($ret, $out, $err) = $node->psql('postgres', 'INSERT INTO s_node (step) VALUES (4) RETURNING id');
-like($err, qr/Hi\/Lo key of table s_node has used up this node's range/,
-	'a grow past the node\'s range: the draw fails');
-is($node->safe_psql('postgres', 'SELECT count(*) FROM s_node WHERE hilo_node_of(id) IS DISTINCT FROM 1'), '0',
-	'and no id outside the range was handed out');
+# A grow that would carry the key past node 1's range (twice the block
+# from node 1's first ids reaches node 2's) would end the key for good, the
+# sequence never moving back: it is refused, and the key keeps drawing.
+my ($ret, $out, $err) = $node->psql('postgres', "SELECT hilo_set_max_lo('s_node', 100)",
+	extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+like($err, qr/2200H: .*past this node's range/, 'a grow past the node\'s range is refused');
+is($node->safe_psql('postgres', "SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 's_node'::regclass"),
+	'10', 'the block size is unchanged');
+($ret, $out, $err) = $node->psql('postgres', 'INSERT INTO s_node (step) VALUES (4) RETURNING hilo_node_of(id)');
+is($out, '1', 'and the key keeps drawing in its range') or diag($err);
 
 # 4. A key made before node ranges were on lies below the node's range:
 # draws refuse, and the owner's hilo_set_floor() moves it into the range.

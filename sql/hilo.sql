@@ -118,6 +118,32 @@ ROLLBACK;
 ALTER TABLE later ADD COLUMN id bigint;
 ALTER TABLE later ALTER COLUMN id SET DEFAULT hilo_next('later');
 INSERT INTO later (v) VALUES (3) RETURNING id;
+-- Setting the default again does not make a second key: the column owns
+-- the key's sequence, whose blocks sessions may hold above the rows.
+-- hilo_set_max_lo() and hilo_bind() change a key; a new one is started
+-- only once the old sequence is let go.
+ALTER TABLE later ALTER COLUMN id SET DEFAULT hilo_next('later'); \echo :LAST_ERROR_SQLSTATE
+SELECT sequence FROM id_gen.hilo_keys WHERE table_name = 'later'::regclass;
+-- A key's default written by hand (a migration replaying an older schema,
+-- a restored default): the sequence moves as hilo_set_max_lo() would have
+-- moved it, so the smaller blocks start above every id given.
+CREATE TABLE by_hand_key (id bigint PRIMARY KEY DEFAULT hilo_next('by_hand_key'));
+SELECT hilo_set_adaptive('by_hand_key', false);
+INSERT INTO by_hand_key SELECT FROM generate_series(1, 1500);
+\c
+ALTER TABLE by_hand_key ALTER COLUMN id
+  SET DEFAULT hilo_next('by_hand_key', 'by_hand_key_id_seq', 'classic', 10, false, NULL);
+INSERT INTO by_hand_key SELECT FROM generate_series(1, 20);
+SELECT count(*) = count(DISTINCT id) AS unique_ids, min(id) FILTER (WHERE id > 1500) AS smaller_blocks_from
+  FROM by_hand_key;
+-- A serial column moves to a key the same way.
+CREATE TABLE was_serial (id serial PRIMARY KEY, v text);
+INSERT INTO was_serial (v) VALUES ('a'), ('b');
+ALTER TABLE was_serial ALTER COLUMN id SET DEFAULT hilo_next('was_serial'); \echo :LAST_ERROR_SQLSTATE
+ALTER SEQUENCE was_serial_id_seq OWNED BY NONE;
+ALTER TABLE was_serial ALTER COLUMN id SET DEFAULT hilo_next('was_serial');
+DROP SEQUENCE was_serial_id_seq;
+INSERT INTO was_serial (v) VALUES ('c') RETURNING id;
 -- Adding a column with the default fills the existing rows before the key
 -- exists: add the column, then set its default.
 CREATE TABLE legacy_rows (v int);

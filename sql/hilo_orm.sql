@@ -61,20 +61,40 @@ SELECT next_hi > 0 AS parked_on_insert FROM hibernate_unique_key;
 -- Binding again just so changes nothing; another formula or row is refused.
 SELECT hilo_bind_table('orders', 'hibernate_unique_key', 'next_hi', 4);
 SELECT hilo_bind_table('orders', 'hibernate_unique_key', 'next_hi', 5); \echo :LAST_ERROR_SQLSTATE
+-- The ORM keeps its max_lo with the hi values it reads: the key's block
+-- size cannot change alone.
+SELECT hilo_set_max_lo('orders', 10); \echo :LAST_ERROR_SQLSTATE
 -- Ranges work as for any key.
 SELECT last_id - first_id + 1 AS ids FROM hilo_reserve('orders', 10);
 
 -- The trigger must stay: disabled (or dropped, or the hi table dropped and
--- created again, or restored with --disable-triggers), the ORM would count
--- on its own into the key's ids; hilo_next() refuses until it is back.
+-- created again, or restored with --disable-triggers), the ORM counts on
+-- its own into the key's ids; hilo_next() refuses until the owner binds
+-- the table again, which moves the key above what the ORM read meanwhile.
 ALTER TABLE hibernate_unique_key DISABLE TRIGGER id_gen_hilo_orders;
 \c
 SET search_path = hilo_orm, public;
 INSERT INTO orders (who) VALUES ('sql'); \echo :LAST_ERROR_SQLSTATE
-ALTER TABLE hibernate_unique_key ENABLE TRIGGER id_gen_hilo_orders;	-- origin only: not enough
+INSERT INTO orders SELECT h * 5 + lo, 'orm' FROM orm_take('hibernate_unique_key', 'next_hi') h,
+                                                  generate_series(0, 4) lo;
+SELECT hilo_bind_table('orders', 'hibernate_unique_key', 'next_hi', 4);
+INSERT INTO orders (who) SELECT 'sql' FROM generate_series(1, 7);
+INSERT INTO orders SELECT h * 5 + lo, 'orm' FROM orm_take('hibernate_unique_key', 'next_hi') h,
+                                                  generate_series(0, 4) lo;
+SELECT who, count(*), count(DISTINCT id) FROM orders GROUP BY who ORDER BY who;
+-- Enabled for ordinary sessions only is not enough: logical replication's
+-- apply worker and replica-mode sessions would skip it.
+ALTER TABLE hibernate_unique_key ENABLE TRIGGER id_gen_hilo_orders;
+\c
+SET search_path = hilo_orm, public;
 INSERT INTO orders (who) VALUES ('sql'); \echo :LAST_ERROR_SQLSTATE
 ALTER TABLE hibernate_unique_key ENABLE ALWAYS TRIGGER id_gen_hilo_orders;
 INSERT INTO orders (who) VALUES ('sql');
+-- After a load with explicit ids the owner's hilo_set_floor() moves the key
+-- and parks a value above it for the ORM's next reader.
+INSERT INTO orders VALUES (900000, 'load');
+SELECT hilo_set_floor('orders');
+SELECT next_hi * 5 > 900000 AS orm_reads_above_the_load FROM hibernate_unique_key;
 -- A trigger another role plants with the extension's function parks no
 -- other key's values.
 CREATE TABLE planted (next_hi bigint);

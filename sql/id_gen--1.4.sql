@@ -62,6 +62,17 @@ CREATE EVENT TRIGGER id_gen_hilo_keys ON ddl_command_end
     EXECUTE FUNCTION id_gen.hilo_on_ddl();
 COMMENT ON EVENT TRIGGER id_gen_hilo_keys IS
     'turns DEFAULT hilo_next(''t'') of table t into t''s Hi/Lo key, in its owner''s DDL';
+CREATE FUNCTION id_gen.hilo_before_ddl() RETURNS event_trigger
+    AS 'MODULE_PATHNAME', 'hilo_before_ddl'
+    LANGUAGE C;
+REVOKE ALL ON FUNCTION id_gen.hilo_before_ddl() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.hilo_before_ddl() IS
+    'remembers the Hi/Lo key an ALTER TABLE ... SET DEFAULT replaces, so that a formula written by hand moves the key''s sequence as hilo_set_max_lo() would';
+CREATE EVENT TRIGGER id_gen_hilo_key_changes ON ddl_command_start
+    WHEN TAG IN ('ALTER TABLE', 'ALTER FOREIGN TABLE')
+    EXECUTE FUNCTION id_gen.hilo_before_ddl();
+COMMENT ON EVENT TRIGGER id_gen_hilo_key_changes IS
+    'with id_gen_hilo_keys: a Hi/Lo key''s default rewritten by hand never gives its ids again';
 
 CREATE FUNCTION hilo_set_max_lo(tbl regclass, max_lo integer) RETURNS void
     AS 'MODULE_PATHNAME', 'hilo_set_max_lo'
@@ -1039,7 +1050,7 @@ CREATE FUNCTION hilo_next_text(tbl regclass, id bigint) RETURNS text
     AS 'MODULE_PATHNAME', 'hilo_text_id'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
 COMMENT ON FUNCTION hilo_next_text(regclass, bigint) IS
-    'the id written as <table>/<n>-<node tag> (id_gen.node_tag); the default DEFAULT hilo_next_text(''t'') becomes, naming t''s Hi/Lo key';
+    'the id written as <table>/<n>-<node tag> (id_gen.node_tag); DEFAULT hilo_next_text(''t'') becomes hilo_next_text(''t'', <t''s Hi/Lo key>)';
 
 CREATE FUNCTION hilo_parse_text(id text, OUT table_name text, OUT n bigint, OUT node_tag text)
     RETURNS record

@@ -56,6 +56,19 @@ hilo_begin_change(Oid relid, HiloKey *key)
 	hilo_draw_lock(key->seqid, ExclusiveLock);
 }
 
+/*
+ * Holds a sequence whose position a change reads and moves as ALTER
+ * SEQUENCE holds it: an application's nextval() (an application's sequence,
+ * or the owner calling it by hand) waits, so the position read is the one
+ * moved from, and a setval() computed from it never moves the sequence
+ * back.  Our own draws are held off by the draw lock.
+ */
+static void
+hilo_hold_seq(Oid seqid)
+{
+	LockRelationOid(seqid, ShareRowExclusiveLock);
+}
+
 /* Moving a sequence the table's owner does not own needs what setval() needs. */
 static void
 hilo_check_move(Oid seqid)
@@ -115,8 +128,16 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 						hilo_relname(relid), hilo_relname(key.seqid)),
 				 errdetail("Its strategy, %s, is the application's.", idgen::hilo_strategy_name(key.strategy)),
 				 errhint("Change the application's allocation size and its sequence's INCREMENT together.")));
+	if (key.hi_table != nullptr)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the block size of the Hi/Lo key of table %s is the max_lo of the ORM reading %s",
+						hilo_relname(relid), key.hi_table),
+				 errdetail("The ORM keeps using its own max_lo with the hi values it reads: its blocks and the key's would overlap."),
+				 errhint("The ORM's max_lo is the application's configuration; the key keeps it.")));
 	if (key.max_lo == max_lo)
 		PG_RETURN_VOID();
+	hilo_hold_seq(key.seqid);
 	next = hilo_seq_next_value(key.seqid);
 	if (idgen::hilo_rebase(key.strategy, next, key.max_lo, max_lo, &v) != HiloStatus::ok)
 		hilo_cannot_move(&key);
@@ -231,6 +252,8 @@ IDGEN_FUNCTION(hilo_bind)
 		PG_RETURN_VOID();		/* bound just so already */
 	if (seqid != key.seqid)
 		hilo_draw_lock(seqid, ExclusiveLock);
+	hilo_hold_seq(Min(seqid, key.seqid));
+	hilo_hold_seq(Max(seqid, key.seqid));
 	next = hilo_seq_next_value(key.seqid, &called);
 	to_next = seqid == key.seqid ? next : hilo_seq_next_value(seqid);
 	/* A key never drawn from reserved nothing: the sequence stays where its application has it. */
@@ -304,10 +327,16 @@ IDGEN_FUNCTION(hilo_set_floor)
 	if (has_id && next_id - 1 > taken)
 		taken = next_id - 1;
 	hilo_draw_lock(key.seqid, ExclusiveLock);
+	hilo_hold_seq(key.seqid);
 	next = hilo_seq_next_value(key.seqid);
 	v = hilo_value_above(&key, taken, next);
 	hilo_move_forward(key.seqid, next, v);
-	hilo_draw_unlock(key.seqid, ExclusiveLock);	/* setval() is not transactional */
+	/* setval() is not transactional: nothing to hold to the end. */
+	UnlockRelationOid(key.seqid, ShareRowExclusiveLock);
+	hilo_draw_unlock(key.seqid, ExclusiveLock);
+	/* The value parked for the ORM's next reader was drawn before: park one above. */
+	if (key.hi_table != nullptr && v > next)
+		hilo_orm_repark(&key);
 	/* The first id of the next block (ids below 1 are skipped). */
 	for (int i = 0; i < 3 && idgen::hilo_block(key.strategy, v, hilo_key_size(&key), &block) == HiloStatus::below_one; i++)
 		v += key.increment;

@@ -15,12 +15,14 @@
  */
 #include "pg/pg.hpp"
 
+#include "pg/compat.hpp"
 #include "pg/extension_owner.hpp"
 #include "pg/guc.hpp"
 #include "pg/hilo/hilo.hpp"
 
 extern "C" {
 #include "access/relation.h"
+#include "catalog/dependency.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
@@ -29,6 +31,10 @@ extern "C" {
 #include "commands/event_trigger.h"
 #include "storage/lmgr.h"
 #include "executor/spi.h"
+#include "nodes/parsenodes.h"
+#include "catalog/namespace.h"
+#include "storage/proc.h"
+#include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -42,6 +48,17 @@ static const int kHiloTextColumn = 0x10000;
 
 /* Set while hilo_write_defaults runs its ALTER TABLE. */
 static bool hilo_writing_defaults = false;
+
+/*
+ * The key of the table an ALTER TABLE ... SET/DROP DEFAULT is about to
+ * change (hilo_before_ddl), for its ddl_command_end to move the sequence
+ * forward if the owner wrote another formula by hand.
+ */
+static struct
+{
+	LocalTransactionId lxid;	/* InvalidLocalTransactionId: none */
+	HiloKey		key;
+}			hilo_old_key;
 
 static List *
 hilo_self_columns(Oid relid, HiloForm form)
@@ -106,11 +123,10 @@ bool
 hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range, int64 *max)
 {
 	HiloAsRole	st;
+	SPIPlanPtr	plan;
 	bool		isnull = true;
 	char		kind = get_rel_relkind(relid);
 	const char *col = quote_identifier(get_attname(relid, attnum, false));
-	char	   *sql;
-	SPIPlanPtr	plan;
 
 	Oid			type = get_atttype(relid, attnum);
 
@@ -120,19 +136,18 @@ hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range, int64 
 	if (type != INT2OID && type != INT4OID && type != INT8OID && type != NUMERICOID)
 		return false;			/* text ids: hilo_set_floor(t, n) after a load */
 	hilo_as_role_enter(&st, hilo_rel_owner(relid));
-	sql = psprintf("SELECT pg_catalog.max(%s)::pg_catalog.int8 FROM %s WHERE %s BETWEEN "
-				   INT64_FORMAT " AND " INT64_FORMAT,
-				   col, hilo_quoted_name(relid), col, range.first, range.last);
 	/*
-	 * Under a snapshot taken now, with the caller's lock held: a transaction
-	 * snapshot (REPEATABLE READ, SERIALIZABLE) predates the wait for that
-	 * lock and misses the rows of writers that committed meanwhile.
+	 * Read with the latest snapshot, not the transaction's: under REPEATABLE
+	 * READ the statement's snapshot predates our wait for the table's lock,
+	 * and misses the ids writers committed while we waited.
 	 */
-	plan = SPI_prepare(sql, 0, nullptr);
+	plan = SPI_prepare(psprintf("SELECT pg_catalog.max(%s)::pg_catalog.int8 FROM %s WHERE %s BETWEEN "
+								INT64_FORMAT " AND " INT64_FORMAT,
+								col, hilo_quoted_name(relid), col, range.first, range.last), 0, nullptr);
 	if (plan == nullptr ||
 		SPI_execute_snapshot(plan, nullptr, nullptr, GetLatestSnapshot(), InvalidSnapshot,
-							 false, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "id_gen: SPI failed running: %s", sql);
+							 true, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "id_gen: reading the largest id of table %u failed", relid);
 	if (SPI_processed == 1)
 	{
 		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
@@ -160,7 +175,29 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 	int64		taken = 0;
 	int64		start;
 	HiloAsRole	st;
+	ListCell   *lc;
 
+	/*
+	 * A column that owns a sequence had a key (or was a serial): a new key
+	 * above the rows would not be above the blocks its sessions hold.
+	 */
+	foreach(lc, getOwnedSequences(relid))
+	{
+		Oid			owner_rel;
+		int32		owner_col;
+
+		if (sequenceIsOwned(lfirst_oid(lc), DEPENDENCY_AUTO, &owner_rel, &owner_col) && owner_col == attnum)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("column %s of table %s owns sequence %s already",
+							quote_identifier(get_attname(relid, attnum, false)), hilo_relname(relid),
+							hilo_relname(lfirst_oid(lc))),
+					 errdetail("It is the sequence of an earlier Hi/Lo key or of a serial column; a new key "
+							   "would start above the table's rows, not above the ids its sessions hold."),
+					 errhint("hilo_bind('%s', '%s', 'classic', <max_lo>) makes it the key again, above every id it gave; "
+							 "ALTER SEQUENCE %s OWNED BY NONE first starts a new key above the rows.",
+							 hilo_relname(relid), hilo_relname(lfirst_oid(lc)), hilo_relname(lfirst_oid(lc)))));
+	}
 	memset(&key, 0, sizeof(key));
 	key.relid = relid;
 	key.attnum = attnum;
@@ -234,6 +271,81 @@ hilo_warn_partition_keys(Oid relid)
 }
 
 /*
+ * The owner wrote a key's default by hand (a migration replaying an older
+ * schema, a restored default): the sequence moves as hilo_set_max_lo() or
+ * hilo_bind() would have moved it, above every id the old formula gave and
+ * the table's rows, and the transaction draws no block from it.
+ */
+static void
+hilo_follow_hand_change(Oid relid)
+{
+	HiloKey		old = hilo_old_key.key;
+	HiloKey		now;
+	bool		called = false;
+	int64		next;
+	int64		to_next;
+	int64		v;
+	int64		taken = 0;
+
+	if (hilo_old_key.lxid != idgen_my_lxid() || old.relid != relid || !hilo_table_key(relid, &now) ||
+		(now.seqid == old.seqid && now.strategy == old.strategy && hilo_key_size(&now) == hilo_key_size(&old)))
+		return;
+	hilo_old_key.lxid = InvalidLocalTransactionId;
+	hilo_draw_lock(old.seqid, ExclusiveLock);
+	hilo_draw_lock(now.seqid, ExclusiveLock);
+	LockRelationOid(Min(old.seqid, now.seqid), ShareRowExclusiveLock);
+	LockRelationOid(Max(old.seqid, now.seqid), ShareRowExclusiveLock);
+	next = hilo_seq_next_value(old.seqid, &called);
+	to_next = now.seqid == old.seqid ? next : hilo_seq_next_value(now.seqid);
+	v = to_next;
+	if (called && idgen::hilo_move(old.strategy, next, hilo_key_size(&old), now.strategy, to_next,
+								   hilo_key_size(&now), &v) != idgen::HiloStatus::ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				 errmsg("cannot change the Hi/Lo key of table %s", hilo_relname(relid)),
+				 errdetail("Its next block would give ids above 9223372036854775807.")));
+	(void) hilo_column_max(relid, now.attnum, hilo_key_range(&now), &taken);
+	v = hilo_value_above(&now, taken, v);
+	if (v > to_next)
+	{
+		if (pg_class_aclcheck(now.seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("permission denied for sequence %s", hilo_relname(now.seqid)),
+					 errdetail("The new default of %s moves the sequence forward, as setval() does.",
+							   hilo_relname(relid))));
+		hilo_seq_move_to(now.seqid, v);
+	}
+}
+
+/* ddl_command_start of ALTER TABLE: the key a SET or DROP DEFAULT may change. */
+IDGEN_FUNCTION(hilo_before_ddl)
+{
+	EventTriggerData *trig = (EventTriggerData *) fcinfo->context;
+	AlterTableStmt *stmt;
+	ListCell   *lc;
+	Oid			relid;
+
+	if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
+		elog(ERROR, "hilo_before_ddl: not fired by an event trigger");
+	hilo_old_key.lxid = InvalidLocalTransactionId;
+	if (hilo_writing_defaults || trig->parsetree == nullptr || !IsA(trig->parsetree, AlterTableStmt))
+		PG_RETURN_VOID();
+	stmt = (AlterTableStmt *) trig->parsetree;
+	foreach(lc, stmt->cmds)
+	{
+		if (((AlterTableCmd *) lfirst(lc))->subtype != AT_ColumnDefault)
+			continue;
+		/* The lock SET DEFAULT takes anyway, so that the key read is the one replaced. */
+		relid = RangeVarGetRelid(stmt->relation, AccessExclusiveLock, true);
+		if (OidIsValid(relid) && hilo_table_key(relid, &hilo_old_key.key))
+			hilo_old_key.lxid = idgen_my_lxid();
+		break;
+	}
+	PG_RETURN_VOID();
+}
+
+/*
  * What the DDL on relid asks of us: its short-form defaults naming itself
  * become its key (a new one, or the one it has); a default naming another
  * table's key is refused where a crash could reset that key under this
@@ -272,6 +384,7 @@ hilo_table_ddl(Oid relid)
 	}
 	relation_close(rel, NoLock);
 
+	hilo_follow_hand_change(relid);
 	short_cols = hilo_self_columns(relid, HiloForm::short_form);
 	if (short_cols != NIL)
 	{

@@ -249,3 +249,6 @@ extern bool hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange r
 
 /* ERROR unless key's hi table has the extension's trigger, enabled always, for key. */
 extern void hilo_orm_check(const HiloKey *key);
+
+/* Parks the key's next value in its hi row again (after hilo_set_floor moved the key). */
+extern void hilo_orm_repark(const HiloKey *key);

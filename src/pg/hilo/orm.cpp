@@ -99,8 +99,35 @@ hilo_orm_check(const HiloKey *key)
 						key->hi_table, hilo_relname(key->relid)),
 				 errdetail(hirel == nullptr ? "The hi table does not exist." :
 						   "The trigger of id_gen on it is missing or not enabled always."),
-				 errhint("As the table's owner, bind it again: SELECT hilo_bind_table('%s', ...).",
-						 hilo_relname(key->relid))));
+				 errhint("As the owner of both tables, bind it again with the same arguments "
+						 "(SELECT hilo_bind_table('%s', '%s', ...)): the key moves above what the ORM counted meanwhile.",
+						 hilo_relname(key->relid), key->hi_table)));
+}
+
+void
+hilo_orm_repark(const HiloKey *key)
+{
+	Oid			hioid = hilo_resolve(key->hi_table);
+	Relation	hirel;
+	const Trigger *t;
+	char	   *sql = nullptr;
+	HiloAsRole	st;
+
+	hilo_orm_check(key);
+	hirel = relation_open(hioid, RowExclusiveLock);
+	t = hilo_park_trigger(hirel, key->seqid);
+	if (t != nullptr)
+		sql = psprintf("UPDATE %s SET %s = %s%s%s%s%s", hilo_quoted_name(hioid), quote_identifier(t->tgargs[0]),
+					   quote_identifier(t->tgargs[0]), t->tgnargs == 4 ? " WHERE " : "",
+					   t->tgnargs == 4 ? quote_identifier(t->tgargs[2]) : "",
+					   t->tgnargs == 4 ? "::pg_catalog.text OPERATOR(pg_catalog.=) " : "",
+					   t->tgnargs == 4 ? quote_literal_cstr(t->tgargs[3]) : "");
+	relation_close(hirel, NoLock);
+	if (sql == nullptr)
+		return;
+	hilo_as_role_enter(&st, hilo_rel_owner(hioid));
+	hilo_spi(sql, SPI_OK_UPDATE);
+	hilo_as_role_leave(&st);
 }
 
 /*
@@ -204,6 +231,9 @@ IDGEN_FUNCTION(hilo_bind_table)
 	int64		taken = 0;
 	int64		parked;
 	bool		isnull;
+	bool		same;
+	const Trigger *trig;
+	char	   *old_trigger;
 	Relation	hirel;
 
 	if (PG_ARGISNULL(0))
@@ -286,14 +316,22 @@ IDGEN_FUNCTION(hilo_bind_table)
 	hilo_draw_lock(key.seqid, ExclusiveLock);
 	LockRelationOid(hioid, ExclusiveLock);	/* waits for an ORM's SELECT ... FOR UPDATE too */
 	hirel = relation_open(hioid, NoLock);
-	if (hilo_park_trigger(hirel, key.seqid) != nullptr && key.hi_table != nullptr &&
-		hilo_resolve(key.hi_table) == hioid && key.strategy == strategy && key.max_lo == max_lo)
+	same = key.hi_table != nullptr && hilo_resolve(key.hi_table) == hioid && key.strategy == strategy &&
+		key.max_lo == max_lo;
+	trig = hilo_park_trigger(hirel, key.seqid);
+	old_trigger = trig != nullptr ? pstrdup(trig->tgname) : nullptr;
+	if (same && trig != nullptr && trig->tgenabled == TRIGGER_FIRES_ALWAYS)
 	{
 		relation_close(hirel, NoLock);
 		PG_RETURN_VOID();		/* bound just so */
 	}
 	relation_close(hirel, NoLock);
-	if (key.hi_table != nullptr)
+	/*
+	 * The same binding whose trigger was dropped or disabled (DISABLE
+	 * TRIGGER, a restore with --disable-triggers) is bound again: the ORM
+	 * counted on its own meanwhile, and the key moves above what it read.
+	 */
+	if (key.hi_table != nullptr && !same)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("the Hi/Lo key of table %s serves the ORM's hi table %s already",
@@ -354,6 +392,9 @@ IDGEN_FUNCTION(hilo_bind_table)
 	trigname = psprintf("id_gen_hilo_%s", get_rel_name(relid));
 	if (strlen(trigname) >= NAMEDATALEN)
 		trigname[NAMEDATALEN - 1] = '\0';
+	if (old_trigger != nullptr)
+		hilo_spi(psprintf("DROP TRIGGER %s ON %s", quote_identifier(old_trigger), hilo_quoted_name(hioid)),
+				 SPI_OK_UTILITY);
 	hilo_spi(psprintf("CREATE TRIGGER %s BEFORE INSERT OR UPDATE ON %s FOR EACH ROW "
 					  "EXECUTE FUNCTION %s.hilo_hi_row(%s, %s%s%s%s%s)",
 					  quote_identifier(trigname), hilo_quoted_name(hioid),

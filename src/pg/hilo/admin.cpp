@@ -141,8 +141,27 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 	next = hilo_seq_next_value(key.seqid);
 	if (idgen::hilo_rebase(key.strategy, next, key.max_lo, max_lo, &v) != HiloStatus::ok)
 		hilo_cannot_move(&key);
-	hilo_move_forward(key.seqid, next, v);
 	key.max_lo = max_lo;
+	/*
+	 * A grow keeps the next hi, so the next block's ids grow by new/old; the
+	 * sequence never moves back, so a block past this node's range would end
+	 * the key for good.
+	 */
+	{
+		idgen::HiloNodeRange range = hilo_key_range(&key);
+		HiloBlock	block;
+
+		if (idgen::hilo_block(key.strategy, v > next ? v : next, hilo_key_size(&key), &block) == HiloStatus::ok &&
+			block.last > range.last)
+			ereport(ERROR,
+					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+					 errmsg("blocks of %d ids would carry the Hi/Lo key of table %s past this node's range",
+							max_lo, hilo_relname(relid)),
+					 errdetail("Its next block would end at " INT64_FORMAT "; the node's ids end at " INT64_FORMAT
+							   ", and a key never moves back.", block.last, range.last),
+					 errhint("Nothing was changed.  Choose a smaller block size.")));
+	}
+	hilo_move_forward(key.seqid, next, v);
 	hilo_write_defaults(&key, false);
 	PG_RETURN_VOID();
 }

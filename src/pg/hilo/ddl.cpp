@@ -306,6 +306,17 @@ hilo_follow_hand_change(Oid relid)
 				 errdetail("Its next block would give ids above 9223372036854775807.")));
 	(void) hilo_column_max(relid, now.attnum, hilo_key_range(&now), &taken);
 	v = hilo_value_above(&now, taken, v);
+	{
+		idgen::HiloBlock block;
+
+		if (idgen::hilo_block(now.strategy, v, hilo_key_size(&now), &block) == idgen::HiloStatus::ok &&
+			block.last > hilo_key_range(&now).last)
+			ereport(ERROR,
+					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+					 errmsg("the new default would carry the Hi/Lo key of table %s past this node's range",
+							hilo_relname(relid)),
+					 errhint("Nothing was changed.  Choose a smaller block size.")));
+	}
 	if (v > to_next)
 	{
 		if (pg_class_aclcheck(now.seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)

@@ -32,6 +32,7 @@ extern "C" {
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
+#include "utils/tuplestore.h"
 }
 
 #include <climits>

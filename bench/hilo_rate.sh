@@ -48,9 +48,10 @@ start() { # workdir port
         P=("$BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$WORK/tmp_check" -p "$PORT" -U postgres postgres)
         "${P[@]}" -c "CREATE EXTENSION id_gen" \
             -c "CREATE SEQUENCE seq1 CACHE 1" -c "CREATE SEQUENCE seq1000 CACHE 1000" \
-            -c "CREATE TABLE t (id bigint)" -c "SELECT hilo_next('"'"'t'"'"')" >/dev/null
-        # Version 1.3 before issue 16 has hilo_set_adaptive too: the same key, adaptive.
-        "${P[@]}" -c "CREATE TABLE t_adaptive (id bigint)" \
+            -c "CREATE TABLE t (id bigint DEFAULT hilo_next('"'"'t'"'"'))" \
+            -c "SELECT hilo_set_adaptive('"'"'t'"'"', false)" >/dev/null
+        # The same key, adaptive (every version from 1.3 has hilo_set_adaptive).
+        "${P[@]}" -c "CREATE TABLE t_adaptive (id bigint DEFAULT hilo_next('"'"'t_adaptive'"'"'))" \
             -c "SELECT hilo_set_adaptive('"'"'t_adaptive'"'"')" >/dev/null
     ' _ "$1" "$2"
 }

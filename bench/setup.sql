@@ -3,13 +3,10 @@
 
 CREATE SEQUENCE bench_seq_cache1 CACHE 1;
 CREATE SEQUENCE bench_seq_cache1000 CACHE 1000;
-CREATE TABLE bench_hilo (id bigint);
--- The draw-time check of Hi/Lo keys (every block drawn starts above the
--- largest id of the key's column) costs one index probe per block: keys
--- whose column is a primary key with 100,000 rows, against keys with no
--- key column (bench_hilo*: no DEFAULT draws from them, nothing to check),
--- at max_lo 1000 and, to magnify the per-block cost, 10.
-CREATE TABLE bench_hilo10 (id bigint);
+-- Hi/Lo keys at max_lo 1000 and, to magnify the per-block cost, 10; of a
+-- table without and with a primary key of 100,000 rows (no draw reads it).
+CREATE TABLE bench_hilo (id bigint DEFAULT hilo_next('bench_hilo'));
+CREATE TABLE bench_hilo10 (id bigint DEFAULT hilo_next('bench_hilo10'));
 CREATE TABLE bench_hilo_pk (id bigint PRIMARY KEY DEFAULT hilo_next('bench_hilo_pk'));
 CREATE TABLE bench_hilo10_pk (id bigint PRIMARY KEY DEFAULT hilo_next('bench_hilo10_pk'));
 INSERT INTO bench_hilo_pk SELECT generate_series(1, 100000);
@@ -31,9 +28,9 @@ LANGUAGE sql AS $$
         (4, 'nextval CACHE 1000', 'nextval(''bench_seq_cache1000'')', NULL),
         (5, 'gen_random_uuid()', 'gen_random_uuid()', NULL),
         (6, 'hilo_next (max_lo 1000)', 'hilo_next(''bench_hilo'')', 'hilo_next(regclass)'),
-        (7, 'hilo_next, PK column, 1000', 'hilo_next(''bench_hilo_pk'')', 'hilo_next(regclass)'),
-        (8, 'hilo_next, no column, 10', 'hilo_next(''bench_hilo10'')', 'hilo_next(regclass)'),
-        (9, 'hilo_next, PK column, 10', 'hilo_next(''bench_hilo10_pk'')', 'hilo_next(regclass)'),
+        (7, 'hilo_next, primary key, 1000', 'hilo_next(''bench_hilo_pk'')', 'hilo_next(regclass)'),
+        (8, 'hilo_next, no primary key, 10', 'hilo_next(''bench_hilo10'')', 'hilo_next(regclass)'),
+        (9, 'hilo_next, primary key, 10', 'hilo_next(''bench_hilo10_pk'')', 'hilo_next(regclass)'),
         (10, 'snowflake_next()', 'snowflake_next()', 'snowflake_next()'),
         (11, 'decimal_id()', 'decimal_id()', 'decimal_id()'),
         (12, 'timeuuid_next()', 'timeuuid_next()', 'timeuuid_next()'),

@@ -1,4 +1,5 @@
--- Hi/Lo keys: hilo_next(table), hilo_set_max_lo(), hilo_bind() and the hi table.
+-- Hi/Lo keys: hilo_next(table), the key its table's DDL makes,
+-- hilo_set_max_lo(), hilo_bind().
 -- (Errors and bad input are in hilo_errors.sql.)
 
 -- A statement expected to fail is followed by \echo :LAST_ERROR_SQLSTATE:
@@ -7,43 +8,44 @@
 -- run to run, VERBOSITY sqlstate prints only the SQLSTATE and the message
 -- is shown masked.
 
--- A key is created on first use with id_gen.hilo_max_lo ids per block
--- (default 1000).  Ids start at 1 and run through the block in order.
+-- A key is made by the table owner's DDL: an event trigger turns a table's
+-- DEFAULT hilo_next('<that table>') into its key, a sequence OWNED BY the
+-- column (as serial's), with id_gen.hilo_max_lo ids per block (default
+-- 1000), and writes the key into the default.  Ids start at 1.
 CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT hilo_next('orders'), note text);
+\d orders
 INSERT INTO orders (note) SELECT 'n' || g FROM generate_series(1, 2500) g;
 SELECT min(id), max(id), count(*) FROM orders;
 SHOW id_gen.hilo_max_lo;
--- The DEFAULT stores the table's OID, like nextval('seq') does.
-SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'orders'::regclass;
-
--- The hi table: one row per key, readable by everyone; id_gen.hilo_keys shows
--- where each key stands (last hi drawn, highest id any backend may hold).
-SELECT relid, seq, strategy, max_lo, own_seq FROM id_gen.hilo_key;
+-- The sequence belongs to the column: same schema, same owner, no grants.
+SELECT pg_get_serial_sequence('orders', 'id') AS owned_sequence,
+       pg_get_userbyid(relowner) = current_user AS owned_by_table_owner, relacl
+  FROM pg_class WHERE oid = 'orders_id_seq'::regclass;
+-- id_gen.hilo_keys shows where each key stands (last hi drawn, highest id
+-- any backend may hold), read from the catalog.
 SELECT * FROM id_gen.hilo_keys;
--- Its contents and the key sequences survive pg_dump (see test/t/011_hilo_dump.pl).
-SELECT 'id_gen.hilo_key'::regclass = ANY (extconfig) AS hi_table_dumped,
-       'id_gen.hilo_seq_counter'::regclass = ANY (extconfig) AS counter_dumped
-  FROM pg_extension WHERE extname = 'id_gen';
+-- The extension keeps no table of keys: nothing of a key is outside its
+-- table's default and sequence.
+SELECT count(*) AS extension_tables FROM pg_depend d JOIN pg_class c ON c.oid = d.objid
+ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'id_gen')
+   AND d.deptype = 'e' AND c.relkind = 'r' AND c.relname LIKE 'hilo%';
 
--- A small block, chosen before first use through the setting.
+-- A small block, chosen before the key is made through the setting.
 SET id_gen.hilo_max_lo = 3;
 CREATE TABLE small (id bigint PRIMARY KEY DEFAULT hilo_next('small'));
-SELECT hilo_next('small') FROM generate_series(1, 7);
 RESET id_gen.hilo_max_lo;
+SELECT hilo_next('small') FROM generate_series(1, 7);
 SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 'small'::regclass;
 
 -- The fast path touches no table, sequence or lock: with a block in hand,
--- a transaction drawing ids holds no lock on the hi table or the sequence.
-CREATE TABLE quiet (id bigint);
+-- a transaction drawing ids holds no lock on the table or the sequence.
+CREATE TABLE quiet (id bigint DEFAULT hilo_next('quiet'));
 SELECT hilo_next('quiet') AS draws_a_block;
-SELECT 'id_gen.hilo_key'::regclass::oid AS hi_table_oid,
-       to_regclass(seq)::oid AS quiet_seq_oid, 'quiet'::regclass::oid AS quiet_oid
-  FROM id_gen.hilo_key WHERE relid = 'quiet'::regclass \gset
 BEGIN;
 SELECT count(hilo_next('quiet')) FROM generate_series(1, 500);
 SELECT count(*) AS locks_taken FROM pg_locks
  WHERE pid = pg_backend_pid() AND locktype = 'relation'
-   AND relation IN (:hi_table_oid, :quiet_seq_oid, :quiet_oid);
+   AND relation IN ('quiet'::regclass, 'quiet_id_seq'::regclass);
 COMMIT;
 
 -- A new session draws a new block: ids never repeat across backends.
@@ -51,20 +53,34 @@ COMMIT;
 SELECT hilo_next('small') AS after_reconnect;
 SELECT hilo_next('orders') > 2500 AS above_the_first_session;
 
--- The first use of a key inside a transaction that rolls back: the key is
--- created by a background worker in a transaction of its own, so the
--- rollback cannot undo it, and the next backend continues above.
-CREATE TABLE rolled (id bigint);
+-- A table without a key: hilo_next() makes none, it says how to.
+CREATE TABLE nokey (id bigint);
+SELECT hilo_next('nokey'); \echo :LAST_ERROR_SQLSTATE
+-- hilo_create_key() is the DDL's work by hand, for where event triggers do
+-- not run (single-user mode, event_triggers = off); it returns the sequence.
+SELECT hilo_create_key('nokey', 'id', 10);
+SELECT pg_get_expr(adbin, adrelid) AS "default" FROM pg_attrdef WHERE adrelid = 'nokey'::regclass;
+SELECT hilo_create_key('nokey', 'id'); \echo :LAST_ERROR_SQLSTATE
+-- Event triggers do not fire for sessions in replica mode (nor in single-user
+-- mode, or with event_triggers = off on 17 and later): the default stays as
+-- written and asks for the key it lacks.
+SET session_replication_role = replica;
+CREATE TABLE replica_made (id bigint DEFAULT hilo_next('replica_made'));
+RESET session_replication_role;
+INSERT INTO replica_made DEFAULT VALUES; \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_create_key('replica_made');
+INSERT INTO replica_made DEFAULT VALUES RETURNING id;
+
+-- A key is drawn from as a sequence is: a transaction that rolls back does
+-- not give back what it drew.
+CREATE TABLE rolled (id bigint DEFAULT hilo_next('rolled'));
 BEGIN;
 SELECT hilo_next('rolled') AS in_rolled_back_txn;
-SELECT hilo_next('rolled');
 ROLLBACK;
-SELECT count(*) AS key_survived_rollback FROM id_gen.hilo_key WHERE relid = 'rolled'::regclass;
 \c
 SELECT hilo_next('rolled') AS next_backend;
--- The same holds for ROLLBACK TO SAVEPOINT and for REPEATABLE READ, where
--- the caller must still see the row the worker committed after its snapshot.
-CREATE TABLE rr (id bigint);
+-- The same under ROLLBACK TO SAVEPOINT, REPEATABLE READ and SERIALIZABLE.
+CREATE TABLE rr (id bigint DEFAULT hilo_next('rr'));
 BEGIN ISOLATION LEVEL REPEATABLE READ;
 SELECT count(*) > 0 AS snapshot_taken FROM pg_class;
 SAVEPOINT s;
@@ -74,44 +90,76 @@ SELECT hilo_next('rr') AS same_backend_continues;
 COMMIT;
 \c
 SELECT hilo_next('rr') AS next_backend;
-CREATE TABLE ser (id bigint);
 BEGIN ISOLATION LEVEL SERIALIZABLE;
 SELECT count(*) > 0 AS snapshot_taken FROM pg_class;
+CREATE TABLE ser (id bigint DEFAULT hilo_next('ser'));
 SELECT hilo_next('ser') AS first_in_serializable;
 COMMIT;
 
--- A table created in the same transaction is invisible to the worker: its
--- key is created in that transaction and lives and dies with the table.
+-- A table created in a transaction that rolls back takes its key along,
+-- as a serial column's sequence goes with its table.
 BEGIN;
 CREATE TABLE fresh (id bigint DEFAULT hilo_next('fresh'));
 INSERT INTO fresh DEFAULT VALUES;
 INSERT INTO fresh DEFAULT VALUES;
 SELECT id FROM fresh ORDER BY id;
 ROLLBACK;
-SELECT count(*) AS no_row_left FROM id_gen.hilo_key k WHERE NOT EXISTS
-  (SELECT 1 FROM pg_class c WHERE c.oid = k.relid);
+SELECT to_regclass('fresh_id_seq') AS sequence_gone;
+-- A key made for a table that existed before its transaction does not
+-- give ids until that transaction commits: a ROLLBACK would take the key
+-- but keep the table, whose next key would hand out the same ids again.
+CREATE TABLE later (v int);
+INSERT INTO later VALUES (1), (2);
 BEGIN;
-CREATE TABLE fresh (id bigint DEFAULT hilo_next('fresh'));
-INSERT INTO fresh DEFAULT VALUES;
-COMMIT;
-SELECT hilo_next('fresh') AS committed_with_the_table;
--- The documented edge: the table was created in this transaction and its
--- key in a subtransaction that rolls back.  The backend forgets its block
--- with the key (else, after COMMIT, it would keep handing out ids that a
--- key created later starts from again); the key starts again at 1, and ids
--- seen inside the rolled-back subtransaction come again.
-BEGIN;
-CREATE TABLE fresh_sub (id bigint PRIMARY KEY DEFAULT hilo_next('fresh_sub'));
-SAVEPOINT s;
-SELECT hilo_next('fresh_sub') AS in_savepoint, hilo_next('fresh_sub') AS again;
-ROLLBACK TO SAVEPOINT s;
-INSERT INTO fresh_sub DEFAULT VALUES RETURNING id AS after_rollback_to_savepoint;
-COMMIT;
+ALTER TABLE later ADD COLUMN id bigint;
+ALTER TABLE later ALTER COLUMN id SET DEFAULT hilo_next('later');
+INSERT INTO later (v) VALUES (3); \echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+ALTER TABLE later ADD COLUMN id bigint;
+ALTER TABLE later ALTER COLUMN id SET DEFAULT hilo_next('later');
+INSERT INTO later (v) VALUES (3) RETURNING id;
+-- Setting the default again does not make a second key: the column owns
+-- the key's sequence, whose blocks sessions may hold above the rows.
+-- hilo_set_max_lo() and hilo_bind() change a key; a new one is started
+-- only once the old sequence is let go.
+ALTER TABLE later ALTER COLUMN id SET DEFAULT hilo_next('later'); \echo :LAST_ERROR_SQLSTATE
+SELECT sequence FROM id_gen.hilo_keys WHERE table_name = 'later'::regclass;
+-- A key's default written by hand (a migration replaying an older schema,
+-- a restored default): the sequence moves as hilo_set_max_lo() would have
+-- moved it, so the smaller blocks start above every id given.
+CREATE TABLE by_hand_key (id bigint PRIMARY KEY DEFAULT hilo_next('by_hand_key'));
+SELECT hilo_set_adaptive('by_hand_key', false);
+INSERT INTO by_hand_key SELECT FROM generate_series(1, 1500);
 \c
-INSERT INTO fresh_sub DEFAULT VALUES RETURNING id AS other_backend;
+ALTER TABLE by_hand_key ALTER COLUMN id
+  SET DEFAULT hilo_next('by_hand_key', 'by_hand_key_id_seq', 'classic', 10, false, NULL);
+INSERT INTO by_hand_key SELECT FROM generate_series(1, 20);
+SELECT count(*) = count(DISTINCT id) AS unique_ids, min(id) FILTER (WHERE id > 1500) AS smaller_blocks_from
+  FROM by_hand_key;
+-- A serial column moves to a key the same way.
+CREATE TABLE was_serial (id serial PRIMARY KEY, v text);
+INSERT INTO was_serial (v) VALUES ('a'), ('b');
+ALTER TABLE was_serial ALTER COLUMN id SET DEFAULT hilo_next('was_serial'); \echo :LAST_ERROR_SQLSTATE
+ALTER SEQUENCE was_serial_id_seq OWNED BY NONE;
+ALTER TABLE was_serial ALTER COLUMN id SET DEFAULT hilo_next('was_serial');
+DROP SEQUENCE was_serial_id_seq;
+INSERT INTO was_serial (v) VALUES ('c') RETURNING id;
+-- Adding a column with the default fills the existing rows before the key
+-- exists: add the column, then set its default.
+CREATE TABLE legacy_rows (v int);
+INSERT INTO legacy_rows SELECT generate_series(1, 4);
+ALTER TABLE legacy_rows ADD COLUMN id bigint NOT NULL DEFAULT hilo_next('legacy_rows'); \echo :LAST_ERROR_SQLSTATE
+
+-- A key starts above the table's rows: a table with ids gets a key whose
+-- first block lies above them (read under ALTER TABLE's exclusive lock).
+CREATE TABLE loaded (id bigint PRIMARY KEY, v text);
+INSERT INTO loaded SELECT g, 'old' FROM generate_series(1, 1500) g;
+ALTER TABLE loaded ALTER COLUMN id SET DEFAULT hilo_next('loaded');
+INSERT INTO loaded (v) VALUES ('new') RETURNING id;
 
 -- Names resolve like any table name: quoted identifiers, schemas,
--- search_path.  A renamed table keeps its key (it is keyed by OID).
+-- search_path.  RENAME and SET SCHEMA keep the key: the default names the
+-- table and its sequence by OID, and the sequence moves with the table.
 CREATE SCHEMA "Sales Dept";
 CREATE TABLE "Sales Dept"."Order Items" (id bigint DEFAULT hilo_next('"Sales Dept"."Order Items"'));
 INSERT INTO "Sales Dept"."Order Items" DEFAULT VALUES;
@@ -120,76 +168,71 @@ SELECT hilo_next('"Order Items"') AS via_search_path;
 RESET search_path;
 ALTER TABLE "Sales Dept"."Order Items" RENAME TO line_items;
 SELECT hilo_next('"Sales Dept".line_items') AS renamed_keeps_key;
-INSERT INTO "Sales Dept".line_items DEFAULT VALUES;
-SELECT array_agg(id ORDER BY id) FROM "Sales Dept".line_items;
-SELECT table_name, strategy, max_lo FROM id_gen.hilo_keys WHERE table_name::text LIKE '%line_items';
+CREATE SCHEMA archive;
+ALTER TABLE "Sales Dept".line_items SET SCHEMA archive;
+INSERT INTO archive.line_items DEFAULT VALUES;
+SELECT array_agg(id ORDER BY id) FROM archive.line_items;
+SELECT table_name, sequence, strategy, max_lo FROM id_gen.hilo_keys WHERE table_name::text LIKE '%line_items';
 
--- Adding a key column to a table with rows fills them during the rewrite,
--- under ALTER TABLE's exclusive lock (the worker does not need the table).
-CREATE TABLE legacy_rows (v int);
-INSERT INTO legacy_rows SELECT generate_series(1, 4);
-ALTER TABLE legacy_rows ADD COLUMN id bigint NOT NULL DEFAULT hilo_next('legacy_rows');
-SELECT v, id FROM legacy_rows ORDER BY v;
-
--- A partitioned table has one key: partitions inherit the parent's default.
+-- A partitioned table has one key: partitions take the parent's default.
 CREATE TABLE parted (id bigint DEFAULT hilo_next('parted'), k int) PARTITION BY RANGE (k);
 CREATE TABLE parted_1 PARTITION OF parted FOR VALUES FROM (0) TO (10);
 INSERT INTO parted_1 (k) VALUES (1);
 INSERT INTO parted (k) VALUES (2);
 SELECT k, id FROM parted ORDER BY k;
-SELECT count(*) AS keys FROM id_gen.hilo_key WHERE relid IN ('parted'::regclass, 'parted_1'::regclass);
+SELECT count(*) AS keys FROM id_gen.hilo_keys WHERE table_name IN ('parted'::regclass, 'parted_1'::regclass);
+-- A partition with a key of its own (created so, or attached) repeats the
+-- parent's ids where the primary key leaves out the partition key: a
+-- WARNING says how to share the parent's.
+CREATE TABLE parted_2 PARTITION OF parted (id DEFAULT hilo_next('parted_2')) FOR VALUES FROM (10) TO (20);
+CREATE TABLE parted_3 (id bigint DEFAULT hilo_next('parted_3'), k int);
+ALTER TABLE parted ATTACH PARTITION parted_3 FOR VALUES FROM (20) TO (30);
+ALTER TABLE parted_2 ALTER COLUMN id SET DEFAULT hilo_next('parted');
+SELECT count(*) AS keys FROM id_gen.hilo_keys WHERE table_name::text LIKE 'parted%';
+-- LIKE ... INCLUDING DEFAULTS copies the default: the copy draws from the
+-- same key (and needs INSERT on the key's table).
+CREATE TABLE orders_copy (LIKE orders INCLUDING DEFAULTS);
+INSERT INTO orders_copy (note) VALUES ('copy') RETURNING id > 2500 AS from_the_orders_key;
 
--- Dropping a table removes its row and its own sequence, so nothing in the
--- hi table breaks a dump.
-SELECT seq AS fresh_seq FROM id_gen.hilo_key WHERE relid = 'fresh'::regclass \gset
-DROP TABLE fresh;
-SELECT count(*) AS fresh_row FROM id_gen.hilo_key WHERE seq::text = :'fresh_seq';
-SELECT to_regclass(:'fresh_seq') AS fresh_sequence;
-DROP SCHEMA "Sales Dept" CASCADE;
-SELECT count(*) AS rows_of_dropped_tables FROM id_gen.hilo_key k
- WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = k.relid);
--- The sequence of a live key cannot be dropped under it.
-SELECT seq AS orders_seq FROM id_gen.hilo_key WHERE relid = 'orders'::regclass \gset
-DROP SEQUENCE :orders_seq;
+-- Dropping a table drops its key, as it drops a serial's sequence.  The
+-- sequence of a live key cannot be dropped under it.
+DROP SEQUENCE orders_id_seq; \echo :LAST_ERROR_SQLSTATE
+DROP TABLE orders_copy;
+DROP TABLE orders;
+SELECT to_regclass('orders_id_seq') AS orders_sequence;
+DROP SCHEMA "Sales Dept", archive CASCADE;
 
--- hilo_set_max_lo changes the block size and moves the hi above every id
--- already handed out, so the new blocks never overlap the old ones.
+-- hilo_set_max_lo changes the block size: the default is rewritten and the
+-- sequence moves so that the new blocks start above every id the old size
+-- could have given.
 CREATE TABLE resized (id bigint PRIMARY KEY DEFAULT hilo_next('resized'));
+SELECT hilo_set_adaptive('resized', false);
 INSERT INTO resized SELECT FROM generate_series(1, 5);
 SELECT last_hi, reserved_to FROM id_gen.hilo_keys WHERE table_name = 'resized'::regclass;
 SELECT hilo_set_max_lo('resized', 10);
--- The sequence moved so that the next block of 10 starts at 1000, the
--- first id no block of 1000 reached.
+-- The next block of 10 starts at 1000, the first id no block of 1000 reached.
 SELECT max_lo, last_hi, reserved_to FROM id_gen.hilo_keys WHERE table_name = 'resized'::regclass;
--- The change is committed at once (not undone by ROLLBACK, like setval():
--- see hilo_rollback.sql).  A backend drops the rest of a block drawn under
--- the old size (here 6 .. 999) and draws a block of the new size.
-SELECT hilo_next('resized') AS new_block;
--- Every backend's next block has the new size.
+SELECT pg_get_expr(adbin, adrelid) AS "default" FROM pg_attrdef WHERE adrelid = 'resized'::regclass;
+-- A backend uses up the block it holds (6 .. 999: drawn under the old size,
+-- below every new block), then draws blocks of the new size.
+SELECT hilo_next('resized') AS rest_of_old_block;
 \c
 SELECT hilo_next('resized') AS other_backend, hilo_next('resized') AS and_next;
-SELECT max_lo, last_hi, reserved_to FROM id_gen.hilo_keys WHERE table_name = 'resized'::regclass;
--- Growing the block keeps the key's position in ids, never rescaling it:
--- the next block is the first block of 100000 at or above 1020, the first
--- id no block reached (not block 102 of 100000).  Its value is below the
--- sequence's, and a sequence never moves back (setval() is not
--- transactional), so the key moves to a new sequence of its own.
+-- Growing the block: the sequence does not move (it never moves back), and
+-- its next value, 101, gives a block of 100000 far above every id given.
 SELECT hilo_set_max_lo('resized', 100000);
 \c
 SELECT hilo_next('resized') AS after_growing;
--- Setting the size of a key not used yet creates it with that size.
-CREATE TABLE presized (id bigint);
-SELECT hilo_set_max_lo('presized', 5);
-SELECT hilo_next('presized') FROM generate_series(1, 6);
+SELECT hilo_set_max_lo('resized', 100000);	-- the same size: nothing to do
 
 -- Ids are always >= 1 and never overflow: a key whose next block would
 -- pass 2^63-1 fails with SQLSTATE 2200H and hands out nothing.
-CREATE TABLE big (id bigint);
-SELECT hilo_set_max_lo('big', 1000);
-SELECT seq AS big_seq FROM id_gen.hilo_key WHERE relid = 'big'::regclass \gset
-SELECT setval(:'big_seq', 9223372036854774, false);	-- the last hi whose block fits
+SET id_gen.hilo_max_lo = 1000;
+CREATE TABLE big (id bigint DEFAULT hilo_next('big'));
+RESET id_gen.hilo_max_lo;
+SELECT hilo_set_adaptive('big', false);
+SELECT setval('big_id_seq', 9223372036854774, false);	-- the last hi whose block fits
 SELECT hilo_next('big') AS last_block_start;
-SELECT hilo_set_max_lo('big', 1000);	-- the same size: nothing to do
 SELECT hilo_set_max_lo('big', 999);		-- the key is used up: refused, nothing changes
 SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 'big'::regclass;
 \c
@@ -197,7 +240,7 @@ SELECT hilo_next('big'); \echo :LAST_ERROR_SQLSTATE
 
 -- A block ending exactly at 2^63-1 is used to its last id, then the key
 -- stops (here the bound sequence itself reports 2200H): ids never wrap.
-CREATE TABLE top (id bigint);
+CREATE TABLE top (id bigint DEFAULT hilo_next('top'));
 CREATE SEQUENCE top_seq INCREMENT 2;
 SELECT hilo_bind('top', 'top_seq', 'pooled_lo');
 SELECT setval('top_seq', 9223372036854775806, false);
@@ -290,47 +333,44 @@ INSERT INTO doctrine_t (who) SELECT 'db' FROM generate_series(1, 30);
 INSERT INTO doctrine_t SELECT v + lo, 'doctrine' FROM (SELECT nextval('doctrine_seq') v) s, generate_series(0, 19) lo;
 SELECT who, count(*), count(DISTINCT id), min(id), max(id) FROM doctrine_t GROUP BY who ORDER BY who;
 
--- hilo_bind is committed at once, like setval(): rolled back, the table
--- stays bound, so ids drawn from the bound sequence inside the rolled-back
--- transaction never come again (see hilo_rollback.sql).
-CREATE TABLE bind_rb (id bigint);
+-- hilo_bind is the owner's DDL: rolled back, the table keeps its own key.
+-- The bound sequence may have moved forward (never back): nothing drawn
+-- under either formula comes again.
+CREATE TABLE bind_rb (id bigint DEFAULT hilo_next('bind_rb'));
 CREATE SEQUENCE bind_rb_seq INCREMENT 5;
 BEGIN;
 SELECT hilo_bind('bind_rb', 'bind_rb_seq', 'pooled_lo');
-SELECT hilo_next('bind_rb') AS from_bound_sequence;
+-- The transaction that changed the key may not draw from it.
+SELECT hilo_next('bind_rb'); \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
-SELECT count(*) AS key_after_rollback FROM id_gen.hilo_key WHERE relid = 'bind_rb'::regclass;
-SELECT hilo_next('bind_rb') AS same_block, hilo_next('bind_rb') AS same_backend;
-SELECT strategy, own_sequence FROM id_gen.hilo_keys WHERE table_name = 'bind_rb'::regclass;
+SELECT strategy, sequence, own_sequence FROM id_gen.hilo_keys WHERE table_name = 'bind_rb'::regclass;
+SELECT hilo_next('bind_rb') AS own_key_again;
 
 -- A key already in use can be bound later, e.g. when the application adopts
 -- EF Core's UseHiLo: the application's sequence is moved forward so that
--- its blocks start above every id the key handed out, and the key's own
--- sequence is dropped.
+-- its blocks start above every id the key handed out.  The column keeps
+-- its own sequence, unused.
 CREATE TABLE adopt (id bigint PRIMARY KEY DEFAULT hilo_next('adopt'), who text);
+SELECT hilo_set_adaptive('adopt', false);
 INSERT INTO adopt (who) SELECT 'db' FROM generate_series(1, 5);
 \c
 INSERT INTO adopt (who) SELECT 'db' FROM generate_series(1, 5);
 SELECT last_hi, reserved_to FROM id_gen.hilo_keys WHERE table_name = 'adopt'::regclass;
-SELECT seq AS adopt_own_seq FROM id_gen.hilo_key WHERE relid = 'adopt'::regclass \gset
 CREATE SEQUENCE adopt_seq INCREMENT 10;
 SELECT hilo_bind('adopt', 'adopt_seq', 'pooled_lo');
 SELECT nextval('adopt_seq') AS application_block_start;
-SELECT to_regclass(:'adopt_own_seq') IS NULL AS own_sequence_dropped;
--- This backend drops the rest of its old block and draws from adopt_seq.
-INSERT INTO adopt (who) SELECT 'db' FROM generate_series(1, 12) RETURNING id;
+SELECT pg_get_serial_sequence('adopt', 'id') AS still_owned_by_the_column;
+-- This backend uses up its block (of the old key), then draws from adopt_seq.
+INSERT INTO adopt (who) SELECT 'db' FROM generate_series(1, 12);
 INSERT INTO adopt SELECT c, 'app' FROM client_block('adopt_seq', 'pooled_lo', 10) c;
 SELECT count(*), count(DISTINCT id) FROM adopt;
 
--- Changing a pooled key's block size changes the sequence's INCREMENT too.
-SELECT hilo_set_max_lo('mixed_pooled_lo', 4);
-SELECT seqincrement FROM pg_sequence WHERE seqrelid = 'pooled_lo_seq'::regclass;
-\c
-INSERT INTO mixed_pooled_lo (who) SELECT 'db3' FROM generate_series(1, 10);
-INSERT INTO mixed_pooled_lo SELECT c, 'app' FROM client_block('pooled_lo_seq', 'pooled_lo', 4) c;
-SELECT count(*) = count(DISTINCT id) AS unique_after_resize FROM mixed_pooled_lo;
--- An ALTER SEQUENCE ... INCREMENT made behind hilo_set_max_lo's back is
--- noticed too: the pooled block size is always read from the sequence.
+-- A pooled key's block size is its sequence's INCREMENT, the application's
+-- allocation size: hilo_set_max_lo refuses to change it (ALTER SEQUENCE is
+-- transactional and a ROLLBACK after draws would reissue them).
+SELECT hilo_set_max_lo('mixed_pooled_lo', 4); \echo :LAST_ERROR_SQLSTATE
+-- An ALTER SEQUENCE ... INCREMENT made by the application is read from the
+-- sequence at each draw, as the application reads it.
 ALTER SEQUENCE pooled_seq INCREMENT 3;
 SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 'mixed_pooled'::regclass;
 \c
@@ -355,10 +395,15 @@ INSERT INTO owned (v) VALUES ('by writer');
 SELECT hilo_next('owned') > 0 AS writer_may_draw;
 -- not the owner
 SELECT hilo_set_max_lo('owned', 7); \echo :LAST_ERROR_SQLSTATE
+-- the key's sequence is the owner's, granted to nobody
+SELECT nextval('owned_id_seq'); \echo :LAST_ERROR_SQLSTATE
+SELECT setval('owned_id_seq', 1); \echo :LAST_ERROR_SQLSTATE
 RESET ROLE;
 SET ROLE regress_hilo_other;
 -- no INSERT, and nothing drawn
 SELECT hilo_next('owned'); \echo :LAST_ERROR_SQLSTATE
+-- naming the key's sequence and another formula in a call does not help
+SELECT hilo_next('owned', 'owned_id_seq', 'classic', 1000000, false, NULL); \echo :LAST_ERROR_SQLSTATE
 RESET ROLE;
 -- INSERT on some columns is enough: the DEFAULT fills the key column.
 SET ROLE regress_hilo_owner;
@@ -367,43 +412,42 @@ RESET ROLE;
 SET ROLE regress_hilo_other;
 INSERT INTO owned (v) VALUES ('column privilege');
 SELECT hilo_next('owned') > 0 AS column_insert_may_draw;
--- Binding needs USAGE (or UPDATE) on the sequence; changing a pooled key's
--- block size alters the sequence's INCREMENT, which needs its ownership.
+-- A call names the key's table's own formula or nothing: another sequence
+-- is refused (the block drawn is the table's key's anyway).
+SELECT hilo_next('owned', 'classic_seq', 'classic', 10, false, NULL); \echo :LAST_ERROR_SQLSTATE
+-- A table of one's own whose default names another's sequence draws
+-- nothing from it without USAGE on it, as nextval() would not.
 RESET ROLE;
+GRANT CREATE ON SCHEMA public TO regress_hilo_other;
+SET ROLE regress_hilo_other;
+CREATE TABLE planted (id bigint DEFAULT hilo_next('planted', 'owned_id_seq', 'classic', 1, false, NULL));
+INSERT INTO planted DEFAULT VALUES; \echo :LAST_ERROR_SQLSTATE
+DROP TABLE planted;
+RESET ROLE;
+REVOKE CREATE ON SCHEMA public FROM regress_hilo_other;
+-- Binding needs USAGE (or UPDATE) on the sequence, and moving it forward
+-- (a key in use, or rows in the table) needs UPDATE, as setval() does.
 CREATE SEQUENCE shared_seq INCREMENT 10;
 GRANT USAGE ON shared_seq TO regress_hilo_owner;
 SET ROLE regress_hilo_owner;
 CREATE TABLE owned_pooled (id bigint DEFAULT hilo_next('owned_pooled'));
--- (moving a key already in use sets the sequence forward: that needs UPDATE)
-SELECT hilo_next('owned') > 0 AS owned_in_use;
 SELECT hilo_bind('owned', 'shared_seq', 'pooled_lo'); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_bind('owned_pooled', 'classic_seq', 'classic', 10); \echo :LAST_ERROR_SQLSTATE
-SELECT hilo_bind('owned_pooled', 'shared_seq', 'pooled_lo');
-SELECT hilo_set_max_lo('owned_pooled', 1); \echo :LAST_ERROR_SQLSTATE
 RESET ROLE;
 GRANT UPDATE ON shared_seq TO regress_hilo_owner;
 SET ROLE regress_hilo_owner;
-SELECT hilo_set_max_lo('owned_pooled', 1); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_bind('owned_pooled', 'shared_seq', 'pooled_lo');
+GRANT INSERT ON owned_pooled TO regress_hilo_writer;
 RESET ROLE;
-SELECT seqincrement FROM pg_sequence WHERE seqrelid = 'shared_seq'::regclass;
-SET ROLE regress_hilo_other;
-
--- Nobody but the extension may write the hi table or touch the sequences.
-UPDATE id_gen.hilo_key SET max_lo = 1;
-DELETE FROM id_gen.hilo_key;
-TRUNCATE id_gen.hilo_key;
-INSERT INTO id_gen.hilo_key VALUES ('owned', 'owned', 'classic', 1, false);
-SELECT seq AS owned_seq FROM id_gen.hilo_key WHERE relid = 'owned'::regclass \gset
-\set VERBOSITY sqlstate
-SELECT setval(:'owned_seq', 1);
-\set VERBOSITY default
-SELECT regexp_replace(:'LAST_ERROR_MESSAGE', 'hilo_seq_[0-9]+', 'hilo_seq_N') AS error;
-\set VERBOSITY sqlstate
-SELECT nextval(:'owned_seq');
-\set VERBOSITY default
-SELECT regexp_replace(:'LAST_ERROR_MESSAGE', 'hilo_seq_[0-9]+', 'hilo_seq_N') AS error;
-SELECT count(*) > 0 AS rows_readable FROM id_gen.hilo_key;
+-- Drawing from a bound key needs what nextval() needs on its sequence.
+SET ROLE regress_hilo_writer;
+INSERT INTO owned_pooled DEFAULT VALUES; \echo :LAST_ERROR_SQLSTATE
 RESET ROLE;
+GRANT USAGE ON shared_seq TO regress_hilo_writer;
+SET ROLE regress_hilo_writer;
+INSERT INTO owned_pooled DEFAULT VALUES;
+RESET ROLE;
+SELECT count(*) AS bound_key_rows FROM owned_pooled;
 -- REVOKE reaches a backend that already holds a block for the table.
 SET ROLE regress_hilo_writer;
 SELECT hilo_next('owned') > 0 AS before_revoke;
@@ -412,20 +456,26 @@ REVOKE INSERT ON owned FROM regress_hilo_writer;
 SET ROLE regress_hilo_writer;
 SELECT hilo_next('owned'); \echo :LAST_ERROR_SQLSTATE
 RESET ROLE;
+-- The key follows the table's owner, as a serial's sequence does.
+ALTER TABLE owned OWNER TO regress_hilo_writer;
+SELECT pg_get_userbyid(relowner) AS sequence_owner FROM pg_class WHERE oid = 'owned_id_seq'::regclass;
+SET ROLE regress_hilo_writer;
+INSERT INTO owned (v) VALUES ('new owner') RETURNING id > 0 AS new_owner_draws;
+RESET ROLE;
 
--- A hostile search_path or temp table captures nothing: the extension's
--- SQL is schema-qualified and runs with search_path = pg_catalog, pg_temp.
-CREATE TEMP TABLE hilo_key (relid regclass, seq regclass, strategy text, max_lo int, own_seq bool);
+-- A hostile search_path captures nothing: the extension's SQL is
+-- schema-qualified and runs with search_path = pg_catalog, pg_temp.
 CREATE SCHEMA evil;
 CREATE FUNCTION evil.nextval(regclass) RETURNS bigint LANGUAGE sql AS 'SELECT 1::bigint';
-CREATE TABLE captured (id bigint);
+CREATE FUNCTION evil.setval(regclass, bigint, boolean) RETURNS bigint LANGUAGE sql AS 'SELECT 1::bigint';
 SET search_path = pg_temp, evil, public;
-SELECT hilo_next('public.captured') AS not_captured;
-SELECT count(*) AS temp_table_untouched FROM pg_temp.hilo_key;
+CREATE TABLE public.captured (id bigint DEFAULT public.hilo_next('public.captured'));
+SELECT public.hilo_set_max_lo('public.captured', 7);
+SELECT public.hilo_next('public.captured') AS not_captured;
 RESET search_path;
-SELECT count(*) AS real_row FROM id_gen.hilo_key WHERE relid = 'captured'::regclass;
+SELECT sequence, max_lo FROM id_gen.hilo_keys WHERE table_name = 'captured'::regclass;
 DROP SCHEMA evil CASCADE;
 
-DROP OWNED BY regress_hilo_owner CASCADE;
+DROP OWNED BY regress_hilo_owner, regress_hilo_writer CASCADE;
 REVOKE CREATE ON SCHEMA public FROM regress_hilo_owner;
 DROP ROLE regress_hilo_owner, regress_hilo_writer, regress_hilo_other;

@@ -1,10 +1,10 @@
--- Hi/Lo keys: bad input.  Every call fails with a clear error and the hi
--- table does not change.  Each failing statement is followed by
+-- Hi/Lo keys: bad input.  Every call fails with a clear error and no key
+-- changes.  Each failing statement is followed by
 -- \echo :LAST_ERROR_SQLSTATE: the output shows the error as a client sees it
 -- (message, detail, hint), then its SQLSTATE.
-CREATE TABLE err_t (id bigint);
+CREATE TABLE err_t (id bigint DEFAULT hilo_next('err_t'));
 CREATE SEQUENCE err_seq;
-CREATE TABLE hilo_rows_before AS SELECT relid, seq, strategy, max_lo FROM id_gen.hilo_key;
+CREATE TABLE hilo_keys_before AS SELECT table_name, sequence, strategy, max_lo FROM id_gen.hilo_keys;
 
 -- NULL arguments (the functions are not STRICT, so NULL is an error, not a
 -- silent NULL id that a NOT NULL column would report far from the cause).
@@ -14,6 +14,8 @@ SELECT hilo_set_max_lo('err_t', NULL); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_bind(NULL, 'err_seq', 'classic', 10); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_bind('err_t', NULL, 'classic', 10); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_bind('err_t', 'err_seq', NULL, 10); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_create_key(NULL); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_next(NULL, 'err_seq', 'classic', 10, false, NULL); \echo :LAST_ERROR_SQLSTATE
 
 -- Names: empty, over-long (truncated to NAMEDATALEN-1 like any identifier,
 -- then not found), far too long, needing quotes, injection attempts.  They
@@ -57,8 +59,8 @@ CREATE TEMP TABLE err_temp (id bigint);
 SELECT hilo_next('err_temp'); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_set_max_lo('err_v', 10); \echo :LAST_ERROR_SQLSTATE
 
--- A read-only transaction creates no key (and, like nextval(), draws no block).
-CREATE TABLE err_ro (id bigint);
+-- A read-only transaction draws no block, like nextval().
+CREATE TABLE err_ro (id bigint DEFAULT hilo_next('err_ro'));
 BEGIN READ ONLY;
 SELECT hilo_next('err_ro'); \echo :LAST_ERROR_SQLSTATE
 ROLLBACK;
@@ -104,9 +106,9 @@ CREATE SEQUENCE err_small MAXVALUE 5;
 SELECT hilo_bind('err_t', 'err_small', 'classic', 10); \echo :LAST_ERROR_SQLSTATE
 SELECT strategy, own_sequence FROM id_gen.hilo_keys WHERE table_name = 'err_t'::regclass;
 
--- Nothing but err_t's own key (created by the one successful call) was added.
-SELECT k.relid, k.strategy, k.max_lo FROM id_gen.hilo_key k
- WHERE NOT EXISTS (SELECT 1 FROM hilo_rows_before b WHERE b.relid = k.relid);
+-- Nothing but err_ro's key (made by its CREATE TABLE) was added.
+SELECT k.table_name, k.strategy, k.max_lo FROM id_gen.hilo_keys k
+ WHERE NOT EXISTS (SELECT 1 FROM hilo_keys_before b WHERE b.table_name = k.table_name);
 -- A key's sequence must be permanent: a crash resets an unlogged sequence
 -- and a temporary one ends with its session, and the key would then hand
 -- out its ids again.  Refused when binding, and at the next draw of a key
@@ -115,7 +117,7 @@ CREATE UNLOGGED SEQUENCE err_unlogged_seq;
 CREATE TEMP SEQUENCE err_temp_seq;
 SELECT hilo_bind('err_t', 'err_unlogged_seq', 'classic', 10); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_bind('err_t', 'pg_temp.err_temp_seq', 'classic', 10); \echo :LAST_ERROR_SQLSTATE
-CREATE TABLE err_later (id bigint);
+CREATE TABLE err_later (id bigint DEFAULT hilo_next('err_later'));
 CREATE SEQUENCE err_later_seq;
 SELECT hilo_bind('err_later', 'err_later_seq', 'classic', 10);
 SELECT hilo_next('err_later') > 0 AS drawn_while_logged;
@@ -126,8 +128,31 @@ SELECT count(DISTINCT hilo_next('err_later')) AS drawn_again_once_logged FROM ge
 DROP TABLE err_later;
 DROP SEQUENCE err_later_seq, err_unlogged_seq, err_temp_seq;
 
-SELECT (SELECT count(*) FROM id_gen.hilo_key k
-          JOIN hilo_rows_before b USING (relid, seq, strategy, max_lo))
-     = (SELECT count(*) FROM hilo_rows_before) AS other_rows_unchanged;
+SELECT (SELECT count(*) FROM id_gen.hilo_keys k
+          JOIN hilo_keys_before b USING (table_name, sequence, strategy, max_lo))
+     = (SELECT count(*) FROM hilo_keys_before) AS other_keys_unchanged;
 -- err_t still exists: no injected statement ran.
 SELECT to_regclass('err_t') IS NOT NULL AS err_t_exists;
+
+-- A key's own sequence altered to CYCLE by its owner: refused at the next
+-- draw, as a bound one.
+CREATE TABLE err_own_cycle (id bigint DEFAULT hilo_next('err_own_cycle'));
+ALTER SEQUENCE err_own_cycle_id_seq CYCLE;
+INSERT INTO err_own_cycle DEFAULT VALUES; \echo :LAST_ERROR_SQLSTATE
+DROP TABLE err_own_cycle;
+
+-- hilo_create_key: a column that does not exist, a table whose default does
+-- not ask for a key, not the owner's.
+CREATE TABLE err_plain (id bigint);
+SELECT hilo_create_key('err_plain'); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_create_key('err_plain', 'no_such_column'); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_create_key('err_plain', 'id', 0); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_create_key('err_v', 'id'); \echo :LAST_ERROR_SQLSTATE
+
+-- A logged table cannot draw from an unlogged table's key (a crash resets
+-- that key): refused by the DDL that would copy its default.
+CREATE UNLOGGED TABLE err_unlogged (id bigint DEFAULT hilo_next('err_unlogged'));
+SELECT relpersistence FROM pg_class WHERE oid = 'err_unlogged_id_seq'::regclass;
+INSERT INTO err_unlogged DEFAULT VALUES RETURNING id;
+CREATE TABLE err_logged_copy (LIKE err_unlogged INCLUDING DEFAULTS); \echo :LAST_ERROR_SQLSTATE
+DROP TABLE err_unlogged;

@@ -28,9 +28,44 @@ COMMENT ON FUNCTION hilo_bind(regclass, regclass, text, integer) IS
 -- starts above the table's ids.  The view reads the column: dropped and made
 -- again below.
 DROP VIEW @extschema@.hilo_keys;
-ALTER TABLE id_gen.hilo_key ALTER COLUMN seq TYPE text
-    USING (pg_catalog.pg_identify_object('pg_catalog.pg_class'::pg_catalog.regclass,
-                                         seq::pg_catalog.oid, 0)).identity;
+-- Another role's view may read the column (a view needs no privilege on
+-- what it reads), which ALTER COLUMN ... TYPE refuses: then the 1.2 table is
+-- left to those views, outside the extension and renamed, and the keys move
+-- into a new one.
+DO $$
+DECLARE
+    kept text := 'hilo_key_1_2';
+BEGIN
+    ALTER TABLE id_gen.hilo_key ALTER COLUMN seq TYPE text
+        USING (pg_catalog.pg_identify_object('pg_catalog.pg_class'::pg_catalog.regclass,
+                                             seq::pg_catalog.oid, 0)).identity;
+EXCEPTION WHEN feature_not_supported THEN
+    WHILE pg_catalog.to_regclass('id_gen.' || kept) IS NOT NULL LOOP
+        kept := kept || '_';
+    END LOOP;
+    ALTER EXTENSION id_gen DROP TABLE id_gen.hilo_key;
+    EXECUTE pg_catalog.format('ALTER TABLE id_gen.hilo_key RENAME TO %I', kept);
+    EXECUTE pg_catalog.format('ALTER INDEX id_gen.hilo_key_pkey RENAME TO %I', kept || '_pkey');
+    CREATE TABLE id_gen.hilo_key (
+        relid regclass PRIMARY KEY,
+        seq text NOT NULL,
+        strategy text NOT NULL
+            CONSTRAINT hilo_key_strategy_check CHECK (strategy IN ('classic', 'legacy', 'pooled_lo', 'pooled')),
+        max_lo integer NOT NULL CONSTRAINT hilo_key_max_lo_check CHECK (max_lo > 0),
+        own_seq boolean NOT NULL
+    );
+    EXECUTE pg_catalog.format(
+        'INSERT INTO id_gen.hilo_key SELECT relid, (pg_catalog.pg_identify_object(''pg_catalog.pg_class''::pg_catalog.regclass, '
+        'seq::pg_catalog.oid, 0)).identity, strategy, max_lo, own_seq FROM id_gen.%I', kept);
+    COMMENT ON TABLE id_gen.hilo_key IS
+        'Hi/Lo keys: which sequence each table draws hi values from, with which formula and block size';
+    PERFORM pg_catalog.pg_extension_config_dump('id_gen.hilo_key', '');
+    REVOKE ALL ON id_gen.hilo_key FROM PUBLIC;
+    GRANT SELECT ON id_gen.hilo_key TO PUBLIC;
+    RAISE WARNING 'table id_gen.hilo_key of 1.2 is kept as id_gen.%, outside the extension: other objects read its column seq', kept
+        USING HINT = pg_catalog.format('Drop it when they no longer need it: DROP TABLE id_gen.%I CASCADE.', kept);
+END
+$$;
 
 -- The strategy rules the view shows, from the same code the generator uses.
 CREATE FUNCTION id_gen.hilo_block_size(strategy text, max_lo integer, increment bigint) RETURNS bigint

@@ -7,79 +7,396 @@
 -- Hi/Lo
 -- ---------------------------------------------------------------------------
 
--- A dropped table's own key sequence goes with CASCADE: views other roles made
--- on it (a view needs no privilege on what it reads) must not veto the owner's
--- DROP TABLE ... CASCADE or DROP SCHEMA ... CASCADE.
-CREATE OR REPLACE FUNCTION id_gen.hilo_on_drop() RETURNS event_trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path = pg_catalog, pg_temp
-AS $$
+-- 1.4 keeps a key where PostgreSQL keeps a serial's (id_gen--1.4.sql): a
+-- sequence OWNED BY the column and the formula written in the column's
+-- default.  The functions of that design first; then every key of
+-- id_gen.hilo_key and id_gen.hilo_orm_key is converted, and the objects of
+-- the old design (key tables, counter, drop triggers) go.
+CREATE FUNCTION hilo_next(tbl regclass, seq regclass, strategy text, max_lo integer,
+                          adaptive boolean, hi_table text) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'hilo_next_key'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hilo_next(regclass, regclass, text, integer, boolean, text) IS
+    'a Hi/Lo key as its table''s default states it (written by the table owner''s DDL, dumped with the table): next id from the sequence under the formula; needs INSERT on the table';
+COMMENT ON FUNCTION hilo_next(regclass) IS
+    'next id of the table''s Hi/Lo key; use as DEFAULT hilo_next(''t''), which the table owner''s DDL turns into the key; needs INSERT on the table';
+
+CREATE FUNCTION hilo_create_key(tbl regclass, col name DEFAULT NULL, max_lo integer DEFAULT NULL)
+    RETURNS regclass
+    AS 'MODULE_PATHNAME', 'hilo_create_key'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hilo_create_key(regclass, name, integer) IS
+    'makes the table''s Hi/Lo key as its DDL would, where event triggers do not run: a sequence owned by the column, above its ids, and the column''s default; returns the sequence; table owner only';
+
+CREATE FUNCTION id_gen.hilo_on_ddl() RETURNS event_trigger
+    AS 'MODULE_PATHNAME', 'hilo_on_ddl'
+    LANGUAGE C;
+REVOKE ALL ON FUNCTION id_gen.hilo_on_ddl() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.hilo_on_ddl() IS
+    'makes the Hi/Lo key of a table whose DDL sets a column''s DEFAULT hilo_next(''that table'')';
+
+COMMENT ON FUNCTION hilo_set_max_lo(regclass, integer) IS
+    'changes the block size of the table''s Hi/Lo key (its default), moving its sequence above every id already issued; ROLLBACK restores the size, never the sequence; table owner only';
+COMMENT ON FUNCTION hilo_bind(regclass, regclass, text, integer) IS
+    'makes the table''s Hi/Lo key draw from an existing sequence with an ORM''s formula: classic, legacy, pooled_lo, pooled or pooled_hibernate3, moving it above every id already issued; table owner only';
+COMMENT ON FUNCTION hilo_set_floor(regclass, bigint) IS
+    'moves the table''s Hi/Lo key forward: its next blocks start above every id in the key''s column and at or above next_id; returns the next block''s first id; not undone by ROLLBACK; table owner only';
+COMMENT ON FUNCTION hilo_return(regclass, bigint, bigint) IS
+    'takes nothing back and returns false (a key never moves back); kept for applications that call it: never use those ids afterwards';
+COMMENT ON FUNCTION hilo_set_adaptive(regclass, boolean) IS
+    'true: each backend draws runs of blocks whose length adapts to its pace (32 ids to about a million); false: one block of max_lo ids per draw; a change of the table''s default; table owner only';
+COMMENT ON FUNCTION hilo_bind_table(regclass, regclass, name, integer, text, name, text) IS
+    'makes the table''s own Hi/Lo key serve an ORM''s hi table row (legacy: hi*(max_lo+1), as Hibernate and NHibernate): a trigger parks the key''s next value in the row; table owner, with TRIGGER and UPDATE on the hi table';
+
+CREATE FUNCTION id_gen.hilo_key_list(OUT table_name regclass, OUT column_name name, OUT sequence regclass,
+                                     OUT strategy text, OUT max_lo integer, OUT adaptive boolean,
+                                     OUT hi_table text, OUT own_sequence boolean)
+    RETURNS SETOF record
+    AS 'MODULE_PATHNAME', 'hilo_key_list'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.hilo_key_list() IS
+    'every Hi/Lo key of this database, as its table''s default states it';
+
+-- The view keeps its columns (other roles' views may read them) and gains
+-- three.
+CREATE OR REPLACE VIEW id_gen.hilo_keys AS
+SELECT k.table_name,
+       k.strategy,
+       id_gen.hilo_block_size(k.strategy, k.max_lo, s.seqincrement) AS max_lo,
+       k.sequence,
+       k.own_sequence,
+       v.last_hi,
+       id_gen.hilo_reserved_to(k.strategy, v.last_hi,
+                               id_gen.hilo_block_size(k.strategy, k.max_lo, s.seqincrement)) AS reserved_to,
+       k.column_name,
+       k.adaptive,
+       k.hi_table
+  FROM id_gen.hilo_key_list() k
+  JOIN pg_catalog.pg_sequence s ON s.seqrelid = k.sequence
+  CROSS JOIN LATERAL (
+       SELECT CASE WHEN pg_catalog.has_sequence_privilege(k.sequence, 'SELECT')
+                   THEN pg_catalog.pg_sequence_last_value(k.sequence) END AS last_hi) v;
+
+CREATE FUNCTION hilo_next_text(tbl regclass, id bigint) RETURNS text
+    AS 'MODULE_PATHNAME', 'hilo_text_id'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION hilo_next_text(regclass, bigint) IS
+    'the id written as <table>/<n>-<node tag> (id_gen.node_tag); DEFAULT hilo_next_text(''t'') becomes hilo_next_text(''t'', <t''s Hi/Lo key>)';
+
+CREATE FUNCTION hilo_hi_row() RETURNS trigger
+    AS 'MODULE_PATHNAME', 'hilo_hi_row'
+    LANGUAGE C;
+COMMENT ON FUNCTION hilo_hi_row() IS
+    'trigger of an ORM''s hi table bound by hilo_bind_table(): parks the next value of the key''s sequence in the hi row';
+
+-- The conversion, by helpers that run as this script's role (the extension
+-- owner, a superuser) and are dropped at its end.  Nothing is dropped that
+-- other roles' objects could hold on to: a key's sequence is moved (ALTER
+-- SEQUENCE keeps its OID and its position, and views on it follow), and a
+-- table of the old design that another role's view reads is detached and
+-- renamed instead of dropped.
+DROP EVENT TRIGGER id_gen_hilo_on_drop;
+DROP EVENT TRIGGER id_gen_hilo_orm_on_drop;
+DROP FUNCTION id_gen.hilo_on_drop();
+DROP FUNCTION id_gen.hilo_orm_on_drop();
+
+-- A name for relid's new sequence as ChooseRelationName() picks serial's,
+-- <table>_<column>_seq, then _seq1, _seq2 ... while a relation of the
+-- table's schema (or of id_gen, where an own sequence is renamed before it
+-- moves) has it.
+CREATE FUNCTION id_gen.hilo_update_name(relid oid, col name) RETURNS name
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
-    k record;
+    nsp oid := (SELECT relnamespace FROM pg_class WHERE oid = relid);
+    n1 text;
+    n2 text;
+    label text;
+    candidate text;
+    pass int := 0;
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM id_gen.hilo_key) THEN
-        RETURN;
-    END IF;
-    FOR k IN
-        SELECT h.relid::oid AS relid, h.seq, h.own_seq,
-               EXISTS (SELECT 1 FROM pg_event_trigger_dropped_objects() d
-                        WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
-                          AND d.objid = h.relid::oid) AS table_dropped,
-               EXISTS (SELECT 1 FROM pg_event_trigger_dropped_objects() d
-                        WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
-                          AND d.object_type = 'sequence'
-                          AND d.object_identity = h.seq) AS seq_dropped
-          FROM id_gen.hilo_key h
     LOOP
-        IF k.table_dropped THEN
-            DELETE FROM id_gen.hilo_key WHERE relid::oid = k.relid;
-            -- Only a sequence of the extension's own, and only if no other
-            -- key names it.
-            IF k.own_seq AND NOT k.seq_dropped
-               AND NOT EXISTS (SELECT 1 FROM id_gen.hilo_key o WHERE o.seq = k.seq)
-               AND EXISTS (SELECT 1 FROM pg_class c
-                            WHERE c.oid = to_regclass(k.seq) AND c.relkind = 'S'
-                              AND c.relnamespace = 'id_gen'::regnamespace) THEN
-                EXECUTE format('DROP SEQUENCE IF EXISTS %s CASCADE', to_regclass(k.seq));
+        label := CASE WHEN pass = 0 THEN 'seq' ELSE 'seq' || pass END;
+        -- makeObjectName(): the longer part loses bytes first, whole characters.
+        n1 := (SELECT relname FROM pg_class WHERE oid = relid);
+        n2 := col;
+        WHILE octet_length(n1) + octet_length(n2) > 63 - 2 - octet_length(label) LOOP
+            IF octet_length(n1) > octet_length(n2) THEN
+                n1 := left(n1, -1);
+            ELSE
+                n2 := left(n2, -1);
             END IF;
-        ELSIF k.seq_dropped AND k.own_seq THEN
-            RAISE EXCEPTION 'cannot drop sequence %: it serves the Hi/Lo key of table %',
-                    k.seq, k.relid::regclass
-                USING ERRCODE = 'dependent_objects_still_exist',
-                      DETAIL = 'Without it the key would start again and reissue ids.',
-                      HINT = 'Drop the table first; its key goes with it.';
-        ELSIF k.seq_dropped THEN
-            DELETE FROM id_gen.hilo_key WHERE relid::oid = k.relid;
-            RAISE NOTICE 'the Hi/Lo key of table % was bound to sequence %, which is dropped: the key is removed',
-                    k.relid::regclass, k.seq
-                USING DETAIL = 'The next hilo_next() creates a fresh key that starts above the table''s ids.',
-                      HINT = 'To share a sequence with an application again, hilo_bind() the key to it.';
+        END LOOP;
+        candidate := n1 || '_' || n2 || '_' || label;
+        IF NOT EXISTS (SELECT 1 FROM pg_class
+                        WHERE relname = candidate
+                          AND relnamespace IN (nsp, 'id_gen'::regnamespace)) THEN
+            RETURN candidate;
+        END IF;
+        pass := pass + 1;
+    END LOOP;
+END
+$$;
+
+-- The columns of relid whose default is hilo_next('relid') or
+-- hilo_next_text('relid') (the short forms, the only ones before 1.4),
+-- lowest first.
+CREATE FUNCTION id_gen.hilo_update_columns(relid oid) RETURNS name[]
+    LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+SELECT coalesce(array_agg(a.attname ORDER BY a.attnum), '{}')
+  FROM pg_attrdef d
+  JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum AND NOT a.attisdropped
+ WHERE d.adrelid = relid
+   AND pg_get_expr(d.adbin, d.adrelid) IN
+       (format('%s.hilo_next(%L::regclass)', '@extschema@', relid::regclass::text),
+        format('%s.hilo_next_text(%L::regclass)', '@extschema@', relid::regclass::text))
+$$;
+
+-- Writes key into the defaults of cols, as hilo_key_expression() and
+-- hilo_write_defaults() word it (a text id's default wraps the key).
+CREATE FUNCTION id_gen.hilo_update_default(relid oid, cols name[], seq oid, strategy text,
+                                           max_lo integer, adaptive boolean, hi_table text)
+    RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    col name;
+    expr text := format('%s.hilo_next(%L::pg_catalog.regclass, %L::pg_catalog.regclass, %L::pg_catalog.text, '
+                        '%s::pg_catalog.int4, %s, %s::pg_catalog.text)',
+                        '@extschema@', relid::regclass::text, seq::regclass::text, strategy,
+                        coalesce(max_lo::text, 'NULL'), CASE WHEN adaptive THEN 'true' ELSE 'false' END,
+                        coalesce(quote_literal(hi_table), 'NULL'));
+BEGIN
+    FOREACH col IN ARRAY cols LOOP
+        IF (SELECT pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN pg_attribute a
+               ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+             WHERE d.adrelid = relid AND a.attname = col) =
+           format('%s.hilo_next_text(%L::regclass)', '@extschema@', relid::regclass::text) THEN
+            EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s.hilo_next_text(%L::pg_catalog.regclass, %s)',
+                           relid::regclass, col, '@extschema@', relid::regclass::text, expr);
+        ELSE
+            EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', relid::regclass, col, expr);
         END IF;
     END LOOP;
 END
 $$;
 
--- A subscriber's keys are its own.  A publisher's DROP TABLE deletes the
--- table's key row, and logical replication sends that DELETE with the row's
--- regclass printed as a bare OID (the table is gone), which on the subscriber
--- names whatever table has that OID there: its key would go while sessions
--- hold blocks of it.  The apply worker skips replicated deletes of key rows
--- (a trigger enabled for replica sessions only); the subscriber's own DROP
--- TABLE still removes its key.
-CREATE FUNCTION id_gen.hilo_key_keep_on_subscriber() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path = pg_catalog, pg_temp
-AS $$
+-- Makes seq the sequence of relid's own key on column col (NULL: no column
+-- states the key; the sequence is kept beside the table), where a new key's
+-- would be: in the table's schema, named as serial's, owned by the table's
+-- owner, OWNED BY the column, MINVALUE 0, NO CYCLE, nothing granted.  Its
+-- value is kept.  Returns the sequence.
+CREATE FUNCTION id_gen.hilo_update_place(seq oid, relid oid, col name) RETURNS oid
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    nsp oid := (SELECT relnamespace FROM pg_class WHERE oid = relid);
+    owner name := (SELECT r.rolname FROM pg_class c JOIN pg_roles r ON r.oid = c.relowner WHERE c.oid = relid);
+    target name := id_gen.hilo_update_name(relid, coalesce(col, 'hilo'));
+    s pg_sequence;
 BEGIN
-    RETURN NULL;
+    IF EXISTS (SELECT 1 FROM pg_depend WHERE classid = 'pg_class'::regclass AND objid = seq
+                  AND refclassid = 'pg_extension'::regclass AND deptype = 'e') THEN
+        EXECUTE format('ALTER EXTENSION id_gen DROP SEQUENCE %s', seq::regclass);
+    END IF;
+    EXECUTE format('REVOKE ALL ON SEQUENCE %s FROM PUBLIC', seq::regclass);
+    EXECUTE format('ALTER SEQUENCE %s OWNER TO %I', seq::regclass, owner);
+    IF (SELECT relname FROM pg_class WHERE oid = seq) <> target THEN
+        EXECUTE format('ALTER SEQUENCE %s RENAME TO %I', seq::regclass, target);
+    END IF;
+    IF (SELECT relnamespace FROM pg_class WHERE oid = seq) <> nsp THEN
+        EXECUTE format('ALTER SEQUENCE %s SET SCHEMA %I', seq::regclass,
+                       (SELECT nspname FROM pg_namespace WHERE oid = nsp));
+    END IF;
+    SELECT * INTO s FROM pg_sequence WHERE seqrelid = seq;
+    IF s.seqmin > 0 THEN
+        EXECUTE format('ALTER SEQUENCE %s MINVALUE 0', seq::regclass);
+    END IF;
+    IF s.seqcycle THEN
+        EXECUTE format('ALTER SEQUENCE %s NO CYCLE', seq::regclass);
+    END IF;
+    IF col IS NOT NULL THEN
+        EXECUTE format('ALTER SEQUENCE %s OWNED BY %s.%I', seq::regclass, relid::regclass, col);
+    END IF;
+    RETURN seq;
 END
 $$;
-REVOKE ALL ON FUNCTION id_gen.hilo_key_keep_on_subscriber() FROM PUBLIC;
-COMMENT ON FUNCTION id_gen.hilo_key_keep_on_subscriber() IS
-    'skips deletes of id_gen.hilo_key rows that logical replication applies: a subscriber''s keys are its own';
-CREATE TRIGGER hilo_key_keep_on_subscriber BEFORE DELETE ON id_gen.hilo_key
-    FOR EACH ROW EXECUTE FUNCTION id_gen.hilo_key_keep_on_subscriber();
-ALTER TABLE id_gen.hilo_key ENABLE REPLICA TRIGGER hilo_key_keep_on_subscriber;
+
+-- A new own key (classic) for relid on cols: a sequence placed as above,
+-- the defaults, then moved above the table's rows in this node's range
+-- (hilo_set_floor).  Made as the extension owner: the table's owner may
+-- lack CREATE on its schema.
+CREATE FUNCTION id_gen.hilo_update_new_key(relid oid, cols name[], max_lo integer, adaptive boolean)
+    RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    seqname text := 'hilo_update_' || relid;
+    seq oid;
+BEGIN
+    EXECUTE format('CREATE %sSEQUENCE id_gen.%I AS pg_catalog.int8 MINVALUE 0 START 0 NO CYCLE',
+                   CASE WHEN (SELECT relpersistence FROM pg_class WHERE oid = relid) = 'u'
+                        THEN 'UNLOGGED ' ELSE '' END, seqname);
+    seq := format('id_gen.%I', seqname)::regclass;
+    PERFORM id_gen.hilo_update_place(seq, relid, cols[1]);
+    PERFORM id_gen.hilo_update_default(relid, cols, seq, 'classic', max_lo, adaptive, NULL);
+    PERFORM @extschema@.hilo_set_floor(relid::regclass);
+END
+$$;
+
+CREATE FUNCTION id_gen.hilo_update_keys() RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    k record;
+    cols name[];
+    hi oid;
+BEGIN
+    -- Keys of id_gen.hilo_key.  A key whose sequence is gone was made again
+    -- above the table's ids at its next use: so it is now.
+    FOR k IN
+        SELECT c.oid AS relid, s.oid AS seq, h.strategy, h.max_lo, h.own_seq, h.adaptive
+          FROM id_gen.hilo_key h
+          JOIN pg_class c ON c.oid = h.relid::oid
+          LEFT JOIN pg_class s ON s.oid = to_regclass(h.seq) AND s.relkind = 'S'
+         ORDER BY c.oid
+    LOOP
+        cols := id_gen.hilo_update_columns(k.relid);
+        IF k.seq IS NULL THEN
+            IF cardinality(cols) > 0 THEN
+                PERFORM id_gen.hilo_update_new_key(k.relid, cols, k.max_lo, k.adaptive);
+            END IF;
+        ELSIF k.own_seq THEN
+            PERFORM id_gen.hilo_update_place(k.seq, k.relid, cols[1]);
+            IF cardinality(cols) = 0 THEN
+                RAISE WARNING 'no column of table % defaults to hilo_next(''%''): the sequence of its Hi/Lo key is kept as %, at %',
+                        k.relid::regclass, k.relid::regclass, k.seq::regclass, pg_sequence_last_value(k.seq::regclass)
+                    USING DETAIL = format('In 1.4 a column''s default states a key.  The key handed out ids up to the block of that value (%s, max_lo %s).',
+                                          k.strategy, k.max_lo),
+                          HINT = format('Give a column DEFAULT hilo_next(%L), move the new key above those ids with hilo_set_floor(%L, <next id>), then drop %s.',
+                                        k.relid::regclass::text, k.relid::regclass::text, k.seq::regclass);
+                CONTINUE;
+            END IF;
+            PERFORM id_gen.hilo_update_default(k.relid, cols, k.seq, k.strategy,
+                                               CASE WHEN k.strategy IN ('pooled_lo', 'pooled', 'pooled_hibernate3')
+                                                    THEN NULL ELSE k.max_lo END,
+                                               k.adaptive, NULL);
+            -- Rows with explicit ids above the key, which 1.3 checked at each draw.
+            PERFORM @extschema@.hilo_set_floor(k.relid::regclass);
+        ELSIF cardinality(cols) > 0 THEN
+            PERFORM id_gen.hilo_update_default(k.relid, cols, k.seq, k.strategy,
+                                               CASE WHEN k.strategy IN ('pooled_lo', 'pooled', 'pooled_hibernate3')
+                                                    THEN NULL ELSE k.max_lo END,
+                                               k.adaptive, NULL);
+        END IF;
+    END LOOP;
+
+    -- Keys served by an ORM's hi table row: an own key, bound to the row by
+    -- hilo_bind_table() (above every hi the ORM read and the table's rows,
+    -- the row parked, the trigger on the hi table).
+    FOR k IN
+        SELECT c.oid AS relid, h.hi_table, h.hi_column, h.key_column, h.key_value, h.strategy, h.max_lo
+          FROM id_gen.hilo_orm_key h
+          JOIN pg_class c ON c.oid = h.relid::oid
+         ORDER BY c.oid
+    LOOP
+        cols := id_gen.hilo_update_columns(k.relid);
+        hi := to_regclass(k.hi_table);
+        IF cardinality(cols) = 0 THEN
+            CONTINUE;			-- nothing drew from it but the ORM, which keeps its row
+        END IF;
+        IF hi IS NULL THEN
+            PERFORM id_gen.hilo_update_new_key(k.relid, cols, k.max_lo, false);
+            RAISE WARNING 'the ORM hi table % of table % does not exist: its Hi/Lo key now draws from a sequence of its own',
+                    k.hi_table, k.relid::regclass
+                USING HINT = format('When the hi table is back, bind it again: SELECT hilo_bind_table(%L, ...).',
+                                    k.relid::regclass::text);
+            CONTINUE;
+        END IF;
+        -- The own key first, then the binding, as its owner would.
+        PERFORM id_gen.hilo_update_new_key(k.relid, cols, k.max_lo, false);
+        PERFORM @extschema@.hilo_bind_table(k.relid::regclass, hi::regclass, k.hi_column, k.max_lo,
+                                            k.strategy, k.key_column, k.key_value);
+    END LOOP;
+
+    -- Tables whose default asks for a key that no draw made yet: made now,
+    -- as 1.4's CREATE TABLE would have.
+    FOR k IN
+        SELECT DISTINCT c.oid AS relid
+          FROM pg_attrdef d
+          JOIN pg_class c ON c.oid = d.adrelid
+         WHERE c.relkind IN ('r', 'p', 'f') AND c.relpersistence <> 't'
+           AND cardinality(id_gen.hilo_update_columns(c.oid)) > 0
+           AND NOT EXISTS (SELECT 1 FROM id_gen.hilo_key_list() l WHERE l.table_name = c.oid)
+         ORDER BY 1
+    LOOP
+        PERFORM id_gen.hilo_update_new_key(k.relid, id_gen.hilo_update_columns(k.relid),
+                                           coalesce(current_setting('id_gen.hilo_max_lo', true)::integer, 1000),
+                                           coalesce(current_setting('id_gen.hilo_adaptive', true), 'on') = 'on');
+    END LOOP;
+END
+$$;
+
+-- Drops a relation of the old design, or, if another role's object depends
+-- on it (a view needs no privilege on what it reads), leaves it to them
+-- outside the extension, renamed, with a WARNING (an extension script shows
+-- no NOTICE).
+CREATE FUNCTION id_gen.hilo_update_retire(rel regclass, kind text) RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    old_name name := (SELECT relname FROM pg_class WHERE oid = rel);
+    new_name text := old_name || '_before_1_4';
+    pass int := 0;
+BEGIN
+    -- Out of the extension first, which takes it out of the tables pg_dump
+    -- dumps the data of (DROP alone would leave its OID there).
+    EXECUTE format('ALTER EXTENSION id_gen DROP %s %s', kind, rel);
+    BEGIN
+        EXECUTE format('DROP %s %s', kind, rel);
+    EXCEPTION WHEN dependent_objects_still_exist THEN
+        WHILE EXISTS (SELECT 1 FROM pg_class WHERE relname = new_name AND relnamespace = 'id_gen'::regnamespace) LOOP
+            pass := pass + 1;
+            new_name := old_name || '_before_1_4_' || pass;
+        END LOOP;
+        EXECUTE format('ALTER %s %s RENAME TO %I', kind, rel, new_name);
+        RAISE WARNING '% id_gen.% is no longer used: other objects depend on it, so it is kept as id_gen.%, outside the extension',
+                lower(kind), old_name, new_name
+            USING DETAIL = coalesce((SELECT 'Depending on it: ' || string_agg(DISTINCT pg_describe_object(d.classid, d.objid, d.objsubid), ', ')
+                                       FROM pg_depend d
+                                      WHERE d.refclassid = 'pg_class'::regclass AND d.refobjid = rel
+                                        AND d.deptype = 'n'
+                                        AND NOT EXISTS (SELECT 1 FROM pg_constraint c
+                                                         WHERE d.classid = 'pg_constraint'::regclass
+                                                           AND c.oid = d.objid AND c.conrelid = rel)), ''),
+                  HINT = format('Drop it when they no longer need it: DROP %s id_gen.%I CASCADE.', kind, new_name);
+    END;
+END
+$$;
+
+SELECT id_gen.hilo_update_keys();
+SELECT id_gen.hilo_update_retire('id_gen.hilo_key', 'TABLE');
+SELECT id_gen.hilo_update_retire('id_gen.hilo_orm_key', 'TABLE');
+SELECT id_gen.hilo_update_retire('id_gen.hilo_seq_counter', 'SEQUENCE');
+DROP FUNCTION id_gen.hilo_update_keys();
+DROP FUNCTION id_gen.hilo_update_retire(regclass, text);
+DROP FUNCTION id_gen.hilo_update_new_key(oid, name[], integer, boolean);
+DROP FUNCTION id_gen.hilo_update_place(oid, oid, name);
+DROP FUNCTION id_gen.hilo_update_default(oid, name[], oid, text, integer, boolean, text);
+DROP FUNCTION id_gen.hilo_update_columns(oid);
+DROP FUNCTION id_gen.hilo_update_name(oid, name);
+
+-- From now on the owner's DDL makes keys (and its hand-written changes move them).
+CREATE EVENT TRIGGER id_gen_hilo_keys ON ddl_command_end
+    WHEN TAG IN ('CREATE TABLE', 'ALTER TABLE', 'CREATE FOREIGN TABLE', 'ALTER FOREIGN TABLE')
+    EXECUTE FUNCTION id_gen.hilo_on_ddl();
+COMMENT ON EVENT TRIGGER id_gen_hilo_keys IS
+    'turns DEFAULT hilo_next(''t'') of table t into t''s Hi/Lo key, in its owner''s DDL';
+CREATE FUNCTION id_gen.hilo_before_ddl() RETURNS event_trigger
+    AS 'MODULE_PATHNAME', 'hilo_before_ddl'
+    LANGUAGE C;
+REVOKE ALL ON FUNCTION id_gen.hilo_before_ddl() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.hilo_before_ddl() IS
+    'remembers the Hi/Lo key an ALTER TABLE ... SET DEFAULT replaces, so that a formula written by hand moves the key''s sequence as hilo_set_max_lo() would';
+CREATE EVENT TRIGGER id_gen_hilo_key_changes ON ddl_command_start
+    WHEN TAG IN ('ALTER TABLE', 'ALTER FOREIGN TABLE')
+    EXECUTE FUNCTION id_gen.hilo_before_ddl();
+COMMENT ON EVENT TRIGGER id_gen_hilo_key_changes IS
+    'with id_gen_hilo_keys: a Hi/Lo key''s default rewritten by hand never gives its ids again';
 
 -- ---------------------------------------------------------------------------
 -- Clock floor, epoch, decimal_id

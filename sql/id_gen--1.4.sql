@@ -24,68 +24,76 @@ COMMENT ON FUNCTION id_gen.noop() IS
 -- Hi/Lo keys
 -- ---------------------------------------------------------------------------
 
--- The hi table: one row per table with a Hi/Lo key.  The hi values themselves
--- live in a sequence per key (non-transactional, WAL-logged, crash-safe,
--- replicated, dumped with its value); this row says which sequence, with
--- which formula and block size.  relid is regclass so that pg_dump writes
--- its name and a restore maps it to the new OID.  seq names the sequence
--- instead: logical replication carries tables but no sequences (PostgreSQL
--- 15-17), so a regclass naming a key's own sequence could not even be
--- copied to a subscriber, and restores may bring rows whose sequence is
--- absent.  The name is schema-qualified and quoted, exactly as
--- pg_identify_object() and pg_event_trigger_dropped_objects() write it, and
--- resolved at use: a key whose own sequence does not exist gets one that
--- starts above the table's ids.  Users read it; only the extension's
--- functions (running as the extension owner) write it.
-CREATE TABLE id_gen.hilo_key (
-    relid regclass PRIMARY KEY,
-    seq text NOT NULL,
-    strategy text NOT NULL
-        CHECK (strategy IN ('classic', 'legacy', 'pooled_lo', 'pooled')),
-    max_lo integer NOT NULL CHECK (max_lo > 0),
-    own_seq boolean NOT NULL
-);
-COMMENT ON TABLE id_gen.hilo_key IS
-    'Hi/Lo keys: which sequence each table draws hi values from, with which formula and block size';
-SELECT pg_catalog.pg_extension_config_dump('id_gen.hilo_key', '');
-REVOKE ALL ON id_gen.hilo_key FROM PUBLIC;
-GRANT SELECT ON id_gen.hilo_key TO PUBLIC;
-
--- Numbers the sequences created for keys (id_gen.hilo_seq_<n>): names must
--- not come from OIDs, which change on restore.
-CREATE SEQUENCE id_gen.hilo_seq_counter AS bigint MINVALUE 1;
-COMMENT ON SEQUENCE id_gen.hilo_seq_counter IS
-    'numbers the sequences created for Hi/Lo keys (id_gen.hilo_seq_<n>)';
-SELECT pg_catalog.pg_extension_config_dump('id_gen.hilo_seq_counter', '');
-REVOKE ALL ON id_gen.hilo_seq_counter FROM PUBLIC;
-
+-- A key is a sequence and a formula written in the default of its table's
+-- column: hilo_next(table, sequence, strategy, max_lo, adaptive, hi_table).
+-- Users write hilo_next('t'); the event trigger below turns a table's own
+-- default of that form into its key, with a sequence OWNED BY the column
+-- (in the table's schema, owned by the table's owner), which PostgreSQL then
+-- drops, dumps, restores, moves and replicates with the table.  Nothing else
+-- is stored: no key table, no background worker.
 CREATE FUNCTION hilo_next(tbl regclass) RETURNS bigint
     AS 'MODULE_PATHNAME', 'hilo_next'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hilo_next(regclass) IS
-    'next id of the table''s Hi/Lo key; use as DEFAULT hilo_next(''t''); needs INSERT on the table';
+    'next id of the table''s Hi/Lo key; use as DEFAULT hilo_next(''t''), which the table owner''s DDL turns into the key; needs INSERT on the table';
+
+CREATE FUNCTION hilo_next(tbl regclass, seq regclass, strategy text, max_lo integer,
+                          adaptive boolean, hi_table text) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'hilo_next_key'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hilo_next(regclass, regclass, text, integer, boolean, text) IS
+    'a Hi/Lo key as its table''s default states it (written by the table owner''s DDL, dumped with the table): next id from the sequence under the formula; needs INSERT on the table';
+
+CREATE FUNCTION hilo_create_key(tbl regclass, col name DEFAULT NULL, max_lo integer DEFAULT NULL)
+    RETURNS regclass
+    AS 'MODULE_PATHNAME', 'hilo_create_key'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+COMMENT ON FUNCTION hilo_create_key(regclass, name, integer) IS
+    'makes the table''s Hi/Lo key as its DDL would, where event triggers do not run: a sequence owned by the column, above its ids, and the column''s default; returns the sequence; table owner only';
+
+CREATE FUNCTION id_gen.hilo_on_ddl() RETURNS event_trigger
+    AS 'MODULE_PATHNAME', 'hilo_on_ddl'
+    LANGUAGE C;
+REVOKE ALL ON FUNCTION id_gen.hilo_on_ddl() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.hilo_on_ddl() IS
+    'makes the Hi/Lo key of a table whose DDL sets a column''s DEFAULT hilo_next(''that table'')';
+CREATE EVENT TRIGGER id_gen_hilo_keys ON ddl_command_end
+    WHEN TAG IN ('CREATE TABLE', 'ALTER TABLE', 'CREATE FOREIGN TABLE', 'ALTER FOREIGN TABLE')
+    EXECUTE FUNCTION id_gen.hilo_on_ddl();
+COMMENT ON EVENT TRIGGER id_gen_hilo_keys IS
+    'turns DEFAULT hilo_next(''t'') of table t into t''s Hi/Lo key, in its owner''s DDL';
+CREATE FUNCTION id_gen.hilo_before_ddl() RETURNS event_trigger
+    AS 'MODULE_PATHNAME', 'hilo_before_ddl'
+    LANGUAGE C;
+REVOKE ALL ON FUNCTION id_gen.hilo_before_ddl() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.hilo_before_ddl() IS
+    'remembers the Hi/Lo key an ALTER TABLE ... SET DEFAULT replaces, so that a formula written by hand moves the key''s sequence as hilo_set_max_lo() would';
+CREATE EVENT TRIGGER id_gen_hilo_key_changes ON ddl_command_start
+    WHEN TAG IN ('ALTER TABLE', 'ALTER FOREIGN TABLE')
+    EXECUTE FUNCTION id_gen.hilo_before_ddl();
+COMMENT ON EVENT TRIGGER id_gen_hilo_key_changes IS
+    'with id_gen_hilo_keys: a Hi/Lo key''s default rewritten by hand never gives its ids again';
 
 CREATE FUNCTION hilo_set_max_lo(tbl regclass, max_lo integer) RETURNS void
     AS 'MODULE_PATHNAME', 'hilo_set_max_lo'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hilo_set_max_lo(regclass, integer) IS
-    'changes the block size of the table''s Hi/Lo key, moving its hi above every id already issued; committed at once, not undone by ROLLBACK (like setval); table owner only';
+    'changes the block size of the table''s Hi/Lo key (its default), moving its sequence above every id already issued; ROLLBACK restores the size, never the sequence; table owner only';
 
 CREATE FUNCTION hilo_bind(tbl regclass, seq regclass, strategy text,
                           max_lo integer DEFAULT NULL) RETURNS void
     AS 'MODULE_PATHNAME', 'hilo_bind'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hilo_bind(regclass, regclass, text, integer) IS
-    'makes the table''s Hi/Lo key draw from an existing sequence with an ORM''s formula: classic, legacy, pooled_lo or pooled; committed at once, not undone by ROLLBACK (like setval)';
+    'makes the table''s Hi/Lo key draw from an existing sequence with an ORM''s formula: classic, legacy, pooled_lo, pooled or pooled_hibernate3, moving it above every id already issued; table owner only';
 
--- Moves a key above the data (Marten's SetFloor): after a bulk load with
--- explicit ids, a restore, or a switchover where the key's column has no
--- index for the draw-time check.
+-- Moves a key above the data (Marten's SetFloor), as setval() after a bulk
+-- load with explicit ids.
 CREATE FUNCTION hilo_set_floor(tbl regclass, next_id bigint DEFAULT NULL) RETURNS bigint
     AS 'MODULE_PATHNAME', 'hilo_set_floor'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hilo_set_floor(regclass, bigint) IS
-    'moves the table''s Hi/Lo key forward: its next blocks start above every id in the key''s column(s) and at or above next_id; returns the next block''s first id; table owner only';
+    'moves the table''s Hi/Lo key forward: its next blocks start above every id in the key''s column and at or above next_id; returns the next block''s first id; not undone by ROLLBACK; table owner only';
 
 -- The strategy rules the view shows, from the same code the generator uses.
 CREATE FUNCTION id_gen.hilo_block_size(strategy text, max_lo integer, increment bigint) RETURNS bigint
@@ -99,115 +107,39 @@ CREATE FUNCTION id_gen.hilo_reserved_to(strategy text, last_hi bigint, size bigi
 COMMENT ON FUNCTION id_gen.hilo_reserved_to(text, bigint, bigint) IS
     'last id of the block a Hi/Lo key''s sequence value reserves (capped at 9223372036854775807)';
 
+-- Every key, read from the catalog (the tables' defaults).
+CREATE FUNCTION id_gen.hilo_key_list(OUT table_name regclass, OUT column_name name, OUT sequence regclass,
+                                     OUT strategy text, OUT max_lo integer, OUT adaptive boolean,
+                                     OUT hi_table text, OUT own_sequence boolean)
+    RETURNS SETOF record
+    AS 'MODULE_PATHNAME', 'hilo_key_list'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.hilo_key_list() IS
+    'every Hi/Lo key of this database, as its table''s default states it';
+
 -- Where each key stands.  reserved_to is the highest id any backend may have
 -- handed out or hold in its cached block; every later block starts above it.
--- sequence is NULL while the named sequence does not exist here.
+-- last_hi shows to roles that may read the sequence.
 CREATE VIEW id_gen.hilo_keys AS
-SELECT k.relid AS table_name,
+SELECT k.table_name,
        k.strategy,
        id_gen.hilo_block_size(k.strategy, k.max_lo, s.seqincrement) AS max_lo,
-       s.seqrelid::pg_catalog.regclass AS sequence,
-       k.own_seq AS own_sequence,
+       k.sequence,
+       k.own_sequence,
        v.last_hi,
        id_gen.hilo_reserved_to(k.strategy, v.last_hi,
-                               id_gen.hilo_block_size(k.strategy, k.max_lo, s.seqincrement)) AS reserved_to
-  FROM id_gen.hilo_key k
-  LEFT JOIN pg_catalog.pg_sequence s ON s.seqrelid = pg_catalog.to_regclass(k.seq)
+                               id_gen.hilo_block_size(k.strategy, k.max_lo, s.seqincrement)) AS reserved_to,
+       k.column_name,
+       k.adaptive,
+       k.hi_table
+  FROM id_gen.hilo_key_list() k
+  JOIN pg_catalog.pg_sequence s ON s.seqrelid = k.sequence
   CROSS JOIN LATERAL (
-       SELECT CASE WHEN s.seqrelid IS NOT NULL
-                    AND pg_catalog.has_sequence_privilege(s.seqrelid, 'SELECT')
-                   THEN pg_catalog.pg_sequence_last_value(s.seqrelid) END AS last_hi) v;
+       SELECT CASE WHEN pg_catalog.has_sequence_privilege(k.sequence, 'SELECT')
+                   THEN pg_catalog.pg_sequence_last_value(k.sequence) END AS last_hi) v;
 COMMENT ON VIEW id_gen.hilo_keys IS
     'Hi/Lo keys: table, formula, block size, sequence, last hi drawn and the highest id reserved so far';
 GRANT SELECT ON id_gen.hilo_keys TO PUBLIC;
-
--- Dropping objects.  A dropped table takes its row and its own sequence
--- along.  The extension's own sequence of a key whose table exists cannot be
--- dropped (only the extension owner or a superuser could try): the key would
--- start again.  But a sequence the key was bound to belongs to someone else,
--- who may hold no more than USAGE granted to the table's owner: its owner
--- can always drop it (DROP SEQUENCE, DROP SCHEMA ... CASCADE, DROP OWNED
--- BY).  The key then goes, with a NOTICE, and its next use creates a fresh
--- key that starts above the table's ids, so none is issued again.  The own
--- sequence goes with CASCADE: any role may have made a view on it (a view
--- needs no privilege on what it reads), which must not veto the owner's DROP.
-CREATE FUNCTION id_gen.hilo_on_drop() RETURNS event_trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    k record;
-BEGIN
-    IF NOT EXISTS (SELECT 1 FROM id_gen.hilo_key) THEN
-        RETURN;
-    END IF;
-    FOR k IN
-        SELECT h.relid::oid AS relid, h.seq, h.own_seq,
-               EXISTS (SELECT 1 FROM pg_event_trigger_dropped_objects() d
-                        WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
-                          AND d.objid = h.relid::oid) AS table_dropped,
-               EXISTS (SELECT 1 FROM pg_event_trigger_dropped_objects() d
-                        WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0
-                          AND d.object_type = 'sequence'
-                          AND d.object_identity = h.seq) AS seq_dropped
-          FROM id_gen.hilo_key h
-    LOOP
-        IF k.table_dropped THEN
-            DELETE FROM id_gen.hilo_key WHERE relid::oid = k.relid;
-            -- Only a sequence of the extension's own, and only if no other
-            -- key names it.
-            IF k.own_seq AND NOT k.seq_dropped
-               AND NOT EXISTS (SELECT 1 FROM id_gen.hilo_key o WHERE o.seq = k.seq)
-               AND EXISTS (SELECT 1 FROM pg_class c
-                            WHERE c.oid = to_regclass(k.seq) AND c.relkind = 'S'
-                              AND c.relnamespace = 'id_gen'::regnamespace) THEN
-                EXECUTE format('DROP SEQUENCE IF EXISTS %s CASCADE', to_regclass(k.seq));
-            END IF;
-        ELSIF k.seq_dropped AND k.own_seq THEN
-            RAISE EXCEPTION 'cannot drop sequence %: it serves the Hi/Lo key of table %',
-                    k.seq, k.relid::regclass
-                USING ERRCODE = 'dependent_objects_still_exist',
-                      DETAIL = 'Without it the key would start again and reissue ids.',
-                      HINT = 'Drop the table first; its key goes with it.';
-        ELSIF k.seq_dropped THEN
-            DELETE FROM id_gen.hilo_key WHERE relid::oid = k.relid;
-            RAISE NOTICE 'the Hi/Lo key of table % was bound to sequence %, which is dropped: the key is removed',
-                    k.relid::regclass, k.seq
-                USING DETAIL = 'The next hilo_next() creates a fresh key that starts above the table''s ids.',
-                      HINT = 'To share a sequence with an application again, hilo_bind() the key to it.';
-        END IF;
-    END LOOP;
-END
-$$;
-REVOKE ALL ON FUNCTION id_gen.hilo_on_drop() FROM PUBLIC;
-COMMENT ON FUNCTION id_gen.hilo_on_drop() IS
-    'removes the Hi/Lo key of a dropped table (and its own sequence); refuses to drop the extension''s sequence of a live key; removes a key whose bound sequence is dropped';
-CREATE EVENT TRIGGER id_gen_hilo_on_drop ON sql_drop
-    EXECUTE FUNCTION id_gen.hilo_on_drop();
-COMMENT ON EVENT TRIGGER id_gen_hilo_on_drop IS
-    'keeps id_gen.hilo_key free of rows for dropped tables';
-
--- A subscriber's keys are its own.  A publisher's DROP TABLE deletes the
--- table's key row, and logical replication sends that DELETE with the row's
--- regclass printed as a bare OID (the table is gone), which on the subscriber
--- names whatever table has that OID there: its key would go while sessions
--- hold blocks of it.  The apply worker skips replicated deletes of key rows
--- (a trigger enabled for replica sessions only); the subscriber's own DROP
--- TABLE still removes its key.
-CREATE FUNCTION id_gen.hilo_key_keep_on_subscriber() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-    RETURN NULL;
-END
-$$;
-REVOKE ALL ON FUNCTION id_gen.hilo_key_keep_on_subscriber() FROM PUBLIC;
-COMMENT ON FUNCTION id_gen.hilo_key_keep_on_subscriber() IS
-    'skips deletes of id_gen.hilo_key rows that logical replication applies: a subscriber''s keys are its own';
-CREATE TRIGGER hilo_key_keep_on_subscriber BEFORE DELETE ON id_gen.hilo_key
-    FOR EACH ROW EXECUTE FUNCTION id_gen.hilo_key_keep_on_subscriber();
-ALTER TABLE id_gen.hilo_key ENABLE REPLICA TRIGGER hilo_key_keep_on_subscriber;
 
 -- ---------------------------------------------------------------------------
 -- Clock floor, snowflake, decimal_id
@@ -1116,13 +1048,19 @@ CREATE FUNCTION hilo_return(tbl regclass, next_unused bigint, last_id bigint) RE
     AS 'MODULE_PATHNAME', 'hilo_return'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hilo_return(regclass, bigint, bigint) IS
-    'takes back the whole blocks of next_unused..last_id if that range ends this session''s latest hilo_reserve of the table and nobody drew since; else changes nothing; committed at once (like setval); never use those ids afterwards, whatever it returns';
+    'takes nothing back and returns false (a key never moves back); kept for applications that call it: never use those ids afterwards';
 
 CREATE FUNCTION hilo_next_text(tbl regclass) RETURNS text
     AS 'MODULE_PATHNAME', 'hilo_next_text'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hilo_next_text(regclass) IS
     'next id of the table''s Hi/Lo key in RavenDB''s readable form <table>/<n>-<node tag> (id_gen.node_tag), e.g. orders/54-A';
+
+CREATE FUNCTION hilo_next_text(tbl regclass, id bigint) RETURNS text
+    AS 'MODULE_PATHNAME', 'hilo_text_id'
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION hilo_next_text(regclass, bigint) IS
+    'the id written as <table>/<n>-<node tag> (id_gen.node_tag); DEFAULT hilo_next_text(''t'') becomes hilo_next_text(''t'', <t''s Hi/Lo key>)';
 
 CREATE FUNCTION hilo_parse_text(id text, OUT table_name text, OUT n bigint, OUT node_tag text)
     RETURNS record
@@ -1144,17 +1082,13 @@ CREATE FUNCTION hilo_node_range(node integer, OUT first_id bigint, OUT last_id b
 COMMENT ON FUNCTION hilo_node_range(integer) IS
     'the ids a node''s own Hi/Lo keys draw from on Citus or with id_gen.hilo_node_ranges: node * 2^43 .. (node + 1) * 2^43 - 1 (node 0 from 1)';
 
--- Blocks of hilo_next that adapt per backend (keys made on a first use adapt when
--- id_gen.hilo_adaptive is on, the default; rows from before 1.3 keep fixed blocks).
-ALTER TABLE id_gen.hilo_key ADD COLUMN adaptive boolean NOT NULL DEFAULT false;
-COMMENT ON COLUMN id_gen.hilo_key.adaptive IS
-    'true: each backend takes runs of max_lo-id blocks whose length adapts to its pace (hilo_set_adaptive)';
-
+-- Blocks of hilo_next that adapt per backend (keys made while id_gen.hilo_adaptive
+-- is on, the default).
 CREATE FUNCTION hilo_set_adaptive(tbl regclass, adaptive boolean DEFAULT true) RETURNS void
     AS 'MODULE_PATHNAME', 'hilo_set_adaptive'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hilo_set_adaptive(regclass, boolean) IS
-    'true: each backend draws runs of blocks whose length adapts to its pace (32 ids to about a million); false: one block of max_lo ids per draw; committed at once; table owner only';
+    'true: each backend draws runs of blocks whose length adapts to its pace (32 ids to about a million); false: one block of max_lo ids per draw; a change of the table''s default; table owner only';
 
 CREATE FUNCTION hilo_backend_draws(tbl regclass) RETURNS bigint
     AS 'MODULE_PATHNAME', 'hilo_backend_draws'
@@ -1162,38 +1096,19 @@ CREATE FUNCTION hilo_backend_draws(tbl regclass) RETURNS bigint
 COMMENT ON FUNCTION hilo_backend_draws(regclass) IS
     'how many blocks (or runs of blocks) this session drew from the table''s Hi/Lo key';
 
--- Hibernate 3.x's pooled optimizer (ids v-k .. v-1 for sequence value v).
-ALTER TABLE id_gen.hilo_key DROP CONSTRAINT hilo_key_strategy_check,
-    ADD CONSTRAINT hilo_key_strategy_check
-        CHECK (strategy IN ('classic', 'legacy', 'pooled_lo', 'pooled', 'pooled_hibernate3'));
-COMMENT ON FUNCTION hilo_bind(regclass, regclass, text, integer) IS
-    'makes the table''s Hi/Lo key draw from an existing sequence with an ORM''s formula: classic, legacy, pooled_lo, pooled or pooled_hibernate3; committed at once, not undone by ROLLBACK (like setval)';
 -- end issue 10
 
 -- begin issue 10 item 5: ORM hi tables
--- A key bound to an ORM's hi table row (Hibernate's and NHibernate's
--- hibernate_unique_key, Hibernate's hibernate_sequences) instead of a
--- sequence: each block is the row's value, advanced by the key worker in a
--- transaction of its own as the ORM advances it.  A table has either a row
--- here or one in id_gen.hilo_key, never both.  hi_table is stored as a
--- schema-qualified, quoted name (like hilo_key.seq) and resolved at use;
--- the row is chosen by key_column = key_value, passed as a parameter, never
--- spliced into SQL text.
-CREATE TABLE id_gen.hilo_orm_key (
-    relid regclass PRIMARY KEY,
-    hi_table text NOT NULL,
-    hi_column name NOT NULL,
-    key_column name,
-    key_value text,
-    strategy text NOT NULL CHECK (strategy IN ('classic', 'legacy')),
-    max_lo integer NOT NULL CHECK (max_lo > 0),
-    CHECK ((key_column IS NULL) = (key_value IS NULL))
-);
-COMMENT ON TABLE id_gen.hilo_orm_key IS
-    'Hi/Lo keys bound to an ORM''s hi table row (hilo_bind_table): the table, column and row their hi values come from';
-SELECT pg_catalog.pg_extension_config_dump('id_gen.hilo_orm_key', '');
-REVOKE ALL ON id_gen.hilo_orm_key FROM PUBLIC;
-GRANT SELECT ON id_gen.hilo_orm_key TO PUBLIC;
+-- Hibernate's and NHibernate's table generators read their hi value from a
+-- row (hibernate_unique_key, hibernate_sequences).  hilo_bind_table() puts
+-- this trigger on the hi table: whatever the ORM writes into the row is
+-- replaced by the next value of the key's sequence, which the ORM's next
+-- reader uses and no hilo_next() draws.
+CREATE FUNCTION hilo_hi_row() RETURNS trigger
+    AS 'MODULE_PATHNAME', 'hilo_hi_row'
+    LANGUAGE C;
+COMMENT ON FUNCTION hilo_hi_row() IS
+    'trigger of an ORM''s hi table bound by hilo_bind_table(): parks the next value of the key''s sequence in the hi row';
 
 CREATE FUNCTION hilo_bind_table(tbl regclass, hi_table regclass, hi_column name, max_lo integer,
                                 strategy text DEFAULT 'legacy', key_column name DEFAULT NULL,
@@ -1201,29 +1116,7 @@ CREATE FUNCTION hilo_bind_table(tbl regclass, hi_table regclass, hi_column name,
     AS 'MODULE_PATHNAME', 'hilo_bind_table'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hilo_bind_table(regclass, regclass, name, integer, text, name, text) IS
-    'makes the table''s Hi/Lo key (not used yet) draw its hi values from an ORM''s hi table row, advanced as Hibernate and NHibernate advance it (legacy: hi*(max_lo+1)); table owner only, UPDATE on the hi table';
-
--- A dropped table takes its binding along; a dropped hi table does not (draws fail until it is back).
-CREATE FUNCTION id_gen.hilo_orm_on_drop() RETURNS event_trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-    IF NOT EXISTS (SELECT 1 FROM id_gen.hilo_orm_key) THEN
-        RETURN;
-    END IF;
-    DELETE FROM id_gen.hilo_orm_key h
-     USING pg_event_trigger_dropped_objects() d
-     WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0 AND d.objid = h.relid::oid;
-END
-$$;
-REVOKE ALL ON FUNCTION id_gen.hilo_orm_on_drop() FROM PUBLIC;
-COMMENT ON FUNCTION id_gen.hilo_orm_on_drop() IS
-    'removes the ORM hi table binding of a dropped table';
-CREATE EVENT TRIGGER id_gen_hilo_orm_on_drop ON sql_drop
-    EXECUTE FUNCTION id_gen.hilo_orm_on_drop();
-COMMENT ON EVENT TRIGGER id_gen_hilo_orm_on_drop IS
-    'keeps id_gen.hilo_orm_key free of rows for dropped tables';
+    'makes the table''s own Hi/Lo key serve an ORM''s hi table row (legacy: hi*(max_lo+1), as Hibernate and NHibernate): a trigger parks the key''s next value in the row; table owner, with TRIGGER and UPDATE on the hi table';
 -- end issue 10 item 5
 
 -- begin issue 19: headroom

@@ -18,7 +18,7 @@ SELECT source, target, path FROM pg_extension_update_paths('id_gen')
 -- Column types of the configuration tables and the definitions of the
 -- member functions and views: an upgrade script that changes a column or
 -- a function must leave them as a fresh install has them.
-\set columns 'SELECT string_agg(format(\'%s.%s %s\', c.relname, a.attname, format_type(a.atttypid, a.atttypmod)), \', \' ORDER BY c.relname, a.attnum) AS config_columns FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relkind = \'r\' AND a.attnum > 0 AND NOT a.attisdropped AND c.oid = ANY ((SELECT extconfig FROM pg_extension WHERE extname = \'id_gen\')::oid[])'
+\set columns 'SELECT coalesce(string_agg(format(\'%s.%s %s\', c.relname, a.attname, format_type(a.atttypid, a.atttypmod)), \', \' ORDER BY c.relname, a.attnum), \'-\') AS config_columns FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relkind = \'r\' AND a.attnum > 0 AND NOT a.attisdropped AND c.oid = ANY ((SELECT extconfig FROM pg_extension WHERE extname = \'id_gen\')::oid[])'
 \set definitions 'SELECT md5(string_agg(def, E\'\\n\' ORDER BY def)) AS definitions_md5 FROM (SELECT pg_get_functiondef(p.oid) AS def FROM pg_proc p JOIN pg_depend d ON d.classid = \'pg_proc\'::regclass AND d.objid = p.oid WHERE d.refclassid = \'pg_extension\'::regclass AND d.deptype = \'e\' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\') AND p.prokind <> \'a\' UNION ALL SELECT pg_get_viewdef(c.oid) FROM pg_class c JOIN pg_depend d ON d.classid = \'pg_class\'::regclass AND d.objid = c.oid WHERE c.relkind = \'v\' AND d.refclassid = \'pg_extension\'::regclass AND d.deptype = \'e\' AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = \'id_gen\')) x'
 
 CREATE DATABASE id_gen_upgraded;
@@ -39,14 +39,25 @@ CREATE DATABASE id_gen_fresh;
 
 \c id_gen_upgraded
 CREATE EXTENSION id_gen VERSION '1.0';
+-- The library is 1.4's, which makes no key under 1.0's SQL: the keys are
+-- written as 1.0's library wrote them (a row of id_gen.hilo_key; an own
+-- key's sequence id_gen.hilo_seq_<n>, numbered by id_gen.hilo_seq_counter),
+-- and a block of each drawn with nextval().  test/t/057_hilo_update.pl
+-- updates every kind of key from every version.
 CREATE TABLE t (id bigint PRIMARY KEY DEFAULT hilo_next('t'));
-INSERT INTO t DEFAULT VALUES;
+SELECT nextval('id_gen.hilo_seq_counter') AS n \gset
+CREATE SEQUENCE id_gen.hilo_seq_:n AS bigint MINVALUE 0 START 0 NO CYCLE;
+GRANT SELECT ON SEQUENCE id_gen.hilo_seq_:n TO PUBLIC;
+INSERT INTO id_gen.hilo_key VALUES ('t', 'id_gen.hilo_seq_' || :n, 'classic', 1000, true);
+SELECT nextval('id_gen.hilo_seq_' || :n) AS hi;
+INSERT INTO t VALUES (1);
 -- A key bound to a sequence whose name needs quotes.
 CREATE SCHEMA "App Schema";
 CREATE SEQUENCE "App Schema"."Order Seq" INCREMENT 10;
 CREATE TABLE bound (id bigint PRIMARY KEY DEFAULT hilo_next('bound'));
-SELECT hilo_bind('bound', '"App Schema"."Order Seq"', 'pooled_lo');
-INSERT INTO bound DEFAULT VALUES;
+INSERT INTO id_gen.hilo_key VALUES ('bound', '"App Schema"."Order Seq"', 'pooled_lo', 10, false);
+SELECT nextval('"App Schema"."Order Seq"') AS hi;
+INSERT INTO bound VALUES (1);
 ALTER EXTENSION id_gen UPDATE TO '1.1';
 SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
 SELECT snowflake_next() > 0 AS snowflake_works;
@@ -60,6 +71,10 @@ SELECT relid, pg_typeof(seq) AS seq_type, seq, to_regclass(seq) IS NOT NULL AS r
   FROM id_gen.hilo_key ORDER BY relid::text;
 ALTER EXTENSION id_gen UPDATE TO '1.4';
 SELECT extversion FROM pg_extension WHERE extname = 'id_gen';
+-- The keys are 1.4's: the own sequence moved to the table as its column's,
+-- the bound one named in the default.
+SELECT table_name, column_name, sequence, strategy, max_lo, own_sequence, last_hi
+  FROM id_gen.hilo_keys ORDER BY table_name::text;
 -- The Hi/Lo keys created under 1.0 carry on after the updates.
 INSERT INTO t DEFAULT VALUES;
 SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids FROM t;

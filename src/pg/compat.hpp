@@ -20,6 +20,7 @@ extern "C" {
 #include "nodes/pg_list.h"
 #include "storage/lock.h"
 #include "storage/lwlock.h"
+#include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/guc.h"
 #include "utils/regproc.h"
@@ -204,3 +205,14 @@ typedef SysCacheIdentifier idgen_syscache_id;
 #else
 typedef int idgen_syscache_id;
 #endif
+
+/* 17 moved a backend's local transaction id into PGPROC's vxid. */
+static inline LocalTransactionId
+idgen_my_lxid(void)
+{
+#if PG_VERSION_NUM >= 170000
+	return MyProc->vxid.lxid;
+#else
+	return MyProc->lxid;
+#endif
+}

@@ -13,15 +13,18 @@ extern "C" {
 #include "utils/rel.h"
 }
 
-Oid
-idgen_extension_owner(void)
+/* The owner and schema of extension id_gen (ERROR if not installed). */
+static void
+idgen_extension_row(Oid *owner, Oid *schema)
 {
 	Oid			extoid = get_extension_oid("id_gen", false);
 	Relation	rel;
 	ScanKeyData key;
 	SysScanDesc scan;
 	HeapTuple	tup;
-	Oid			owner = InvalidOid;
+
+	*owner = InvalidOid;
+	*schema = InvalidOid;
 
 	rel = table_open(ExtensionRelationId, AccessShareLock);
 	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ,
@@ -29,12 +32,34 @@ idgen_extension_owner(void)
 	scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
 	tup = systable_getnext(scan);
 	if (HeapTupleIsValid(tup))
-		owner = ((Form_pg_extension) GETSTRUCT(tup))->extowner;
+	{
+		*owner = ((Form_pg_extension) GETSTRUCT(tup))->extowner;
+		*schema = ((Form_pg_extension) GETSTRUCT(tup))->extnamespace;
+	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
-	if (!OidIsValid(owner))
+	if (!OidIsValid(*owner))
 		elog(ERROR, "extension \"id_gen\" has no owner");
+}
+
+Oid
+idgen_extension_owner(void)
+{
+	Oid			owner;
+	Oid			schema;
+
+	idgen_extension_row(&owner, &schema);
 	return owner;
+}
+
+Oid
+idgen_extension_schema(void)
+{
+	Oid			owner;
+	Oid			schema;
+
+	idgen_extension_row(&owner, &schema);
+	return schema;
 }
 
 void

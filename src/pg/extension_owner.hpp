@@ -10,6 +10,9 @@
 /* The role that owns extension id_gen in this database (ERROR if none). */
 extern Oid	idgen_extension_owner(void);
 
+/* The schema extension id_gen was installed in (its functions' schema). */
+extern Oid	idgen_extension_schema(void);
+
 /* The user and security context to go back to. */
 struct IdgenSavedUser
 {

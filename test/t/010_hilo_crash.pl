@@ -1,7 +1,10 @@
 # Hi/Lo keys survive a crash (immediate shutdown) without reissuing an id:
 # every block handed out before the crash, including blocks held by open
-# transactions and a key created by a first use that never committed, lies
-# below every block drawn after the restart.
+# transactions, lies below every block drawn after the restart.  A key is
+# its table's sequence, so crash recovery carries it as any sequence.  A
+# key made by an ALTER TABLE that never committed is gone after the crash
+# (and could not be drawn from before its commit); a key drawn from in a
+# transaction that never committed goes on above the block it drew.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -17,6 +20,7 @@ $node->safe_psql('postgres', q{
 	CREATE EXTENSION id_gen;
 	CREATE TABLE t (id bigint PRIMARY KEY DEFAULT hilo_next('t'), v int);
 	CREATE TABLE firstuse (id bigint);
+	CREATE TABLE firstuse2_probe (id bigint);
 	SELECT hilo_set_max_lo('t', 100);
 });
 
@@ -27,14 +31,29 @@ for my $i (1 .. 5)
 }
 
 # A session in the middle of its block, with an open transaction that has
-# just drawn a new block; another whose first use of a key never commits.
+# just drawn a new block; another whose key is made in a transaction that
+# never commits (ALTER TABLE of a table that existed before: its key cannot
+# be drawn from before the commit), and a third that made a key in a
+# committed transaction and draws from it in one that never commits.
 my $s1 = $node->background_psql('postgres');
 $s1->query_safe("BEGIN");
 my $held = query_line($s1, "SELECT max(hilo_next('t')) FROM generate_series(1, 130)");
 my $s2 = $node->background_psql('postgres');
 $s2->query_safe("BEGIN");
-my $first = query_line($s2, "SELECT hilo_next('firstuse')");
-is($first, '1', 'first use of a key inside an open transaction');
+$s2->query_safe("ALTER TABLE firstuse ALTER id SET DEFAULT hilo_next('firstuse')");
+my ($ret, $out, $err) = $node->psql('postgres', q{
+	BEGIN;
+	ALTER TABLE firstuse2_probe ALTER id SET DEFAULT hilo_next('firstuse2_probe');
+	SELECT hilo_next('firstuse2_probe');}, extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+like($err, qr/55000: cannot draw from the Hi\/Lo key of table firstuse2_probe/,
+	'a key made in a transaction for a table that existed before is not drawn from before the commit');
+$node->safe_psql('postgres', q{
+	CREATE TABLE firstuse2 (id bigint DEFAULT hilo_next('firstuse2'));
+});
+my $s3 = $node->background_psql('postgres');
+$s3->query_safe("BEGIN");
+my $first = query_line($s3, "SELECT hilo_next('firstuse2')");
+is($first, '1', 'first draw of a committed key inside an open transaction');
 
 my $committed_max = $node->safe_psql('postgres', "SELECT max(id) FROM t");
 my $reserved = $node->safe_psql('postgres',
@@ -44,6 +63,7 @@ cmp_ok($held, '<=', $reserved, 'ids held by the open transaction are reserved');
 $node->stop('immediate');
 $s1->{run}->kill_kill;
 $s2->{run}->kill_kill;
+$s3->{run}->kill_kill;
 $node->start;
 
 my $after = $node->safe_psql('postgres', "INSERT INTO t (v) VALUES (0) RETURNING id");
@@ -52,10 +72,10 @@ cmp_ok($after, '>', $committed_max, 'and above every committed id');
 cmp_ok($after, '>', $reserved, 'and above every block drawn before the crash');
 
 is($node->safe_psql('postgres',
-		"SELECT count(*) FROM id_gen.hilo_key WHERE relid = 'firstuse'::regclass"),
-	'1', 'a key created by a first use that never committed survives the crash');
-cmp_ok($node->safe_psql('postgres', "SELECT hilo_next('firstuse')"), '>', $first,
-	'and continues above the crashed first block');
+		"SELECT count(*) FROM id_gen.hilo_keys WHERE table_name = 'firstuse'::regclass"),
+	'0', 'a key made in a transaction that never committed is gone with it');
+cmp_ok($node->safe_psql('postgres', "SELECT hilo_next('firstuse2')"), '>', $first,
+	'a key drawn from in a transaction that never committed continues above the crashed block');
 
 # Many backends after the restart: still no duplicates (the primary key
 # would refuse them) and all ids positive.

@@ -6,7 +6,7 @@
 #    the table: ids loaded above id_gen.hilo_keys.reserved_to never meet it;
 #  - no draw reads the table: the owner's hilo_set_floor() after the load
 #    moves the key, and every block drawn after it starts above the largest
-#    id in the key's column, committed or still being inserted.
+#    id in the key's column (it waits for a load still in progress).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -52,16 +52,22 @@ my $max = $node->safe_psql('postgres', 'SELECT max(id) FROM t');
 cmp_ok($node->safe_psql('postgres', "INSERT INTO t (v) VALUES ('new') RETURNING id"), '>', $max,
 	'a new session starts above the largest id');
 
-# A load still in progress (not committed) counts for hilo_set_floor().
+# A load still in progress (not committed): hilo_set_floor() reads the
+# table under a lock that keeps writers out, so it waits for the load to
+# end and then moves the key above it.
 my $loader = $node->background_psql('postgres');
 $loader->query_safe('BEGIN');
 $loader->query_safe("INSERT INTO t SELECT g, 'open load' FROM generate_series(100000, 100500) g");
-cmp_ok($node->safe_psql('postgres', "SELECT hilo_set_floor('t')"), '>', 100500,
-	'hilo_set_floor() during an uncommitted load moves the key above it');
-my $during = $node->safe_psql('postgres', "INSERT INTO t (v) VALUES ('during') RETURNING id");
-cmp_ok($during, '>', 100500, 'a block drawn after it starts above the load');
+my $floor = $node->background_psql('postgres');
+$floor->query_until(qr/flooring/, "\\echo flooring\nSELECT hilo_set_floor('t');\n");
+ok($node->poll_query_until('postgres', q{
+	SELECT count(*) = 1 FROM pg_locks WHERE relation = 't'::regclass AND mode = 'ShareLock' AND NOT granted}),
+	'hilo_set_floor() during an uncommitted load waits for it');
 $loader->query_safe('COMMIT');
 $loader->quit;
+$floor->quit;
+my $during = $node->safe_psql('postgres', "INSERT INTO t (v) VALUES ('during') RETURNING id");
+cmp_ok($during, '>', 100500, 'then moves the key above the load: the next block starts above it');
 
 # Without hilo_set_floor() no draw looks at the table: a load above
 # reserved_to is met by the key's later blocks (as a sequence's values meet

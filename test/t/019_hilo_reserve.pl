@@ -1,5 +1,6 @@
 # Hi/Lo ranges for applications (hilo_reserve, hilo_return) under crashes
-# and many clients.
+# and many clients.  hilo_return() takes nothing back (a key never moves
+# back; it returns false), so no part of a range is handed out again.
 #
 # 1. A range is durable before it is returned, even when the WAL record
 #    covering its values is another backend's, not flushed yet (the window
@@ -7,9 +8,9 @@
 #    called nextval() on a bound key's sequence, pre-logging 32 values; B
 #    reserves a block inside them; the server crashes; the first range
 #    after the restart lies above B's.  (A draw of hilo_next held in that
-#    window holds the key lock, for which hilo_reserve waits.)
+#    window holds the key's draw lock, for which hilo_reserve waits.)
 # 2. pgbench clients reserve ranges (whole blocks and many blocks), use
-#    part of them, record what they used, return the rest, while others
+#    part of them, record what they used, "return" the rest, while others
 #    insert with DEFAULT hilo_next(); the server is stopped immediately in
 #    the middle, restarted, and the clients go on.  No two recorded ranges
 #    overlap and no row's id lies in a range a client used.
@@ -149,11 +150,12 @@ is($node->safe_psql('postgres', q{
 	'0', 'no row of DEFAULT hilo_next() has an id a client used');
 cmp_ok($node->safe_psql('postgres', 'SELECT count(*) FROM k'), '>', 1000,
 	'DEFAULT hilo_next() inserted beside them');
-my $returned = $node->safe_psql('postgres', q{
+is($node->safe_psql('postgres', q{
 	SELECT count(*) FROM used x WHERE EXISTS (
-	  SELECT 1 FROM used y WHERE y.first_id > x.used_to AND y.first_id <= x.last_id)});
-diag("ranges whose returned part was reserved again: $returned");
-cmp_ok($returned, '>', 0, 'returned parts were handed out again');
+	  SELECT 1 FROM used y WHERE y.ctid <> x.ctid AND y.first_id > x.used_to AND y.first_id <= x.last_id)}),
+	'0', 'hilo_return() gave nothing back: no range starts inside another');
+is($node->safe_psql('postgres', "SELECT first_id AS f, last_id AS l FROM hilo_reserve('k', 3) \\gset
+SELECT hilo_return('k', :f, :l)"), 'f', 'hilo_return() returns false');
 
 # --- 3. adaptive blocks under load, with the key changed meanwhile -------
 # Clients insert with DEFAULT hilo_next() into a key whose backends take
@@ -203,8 +205,9 @@ is($node->safe_psql('postgres', q{
 # --- 4. no draw between a run's first value and its setval() -------------
 # A backend of an adaptive key takes a run: one nextval(), then one setval()
 # past the rest.  Held between the two (a pause point of test builds), it
-# holds the key lock exclusively, so another backend's draw waits: were it
-# let through, it would get a value inside the run.
+# holds the key's draw lock exclusively (an object lock on the sequence,
+# sub-id 1), so another backend's draw waits: were it let through, it would
+# get a value inside the run.
 $node->safe_psql('postgres', q{
 	CREATE TABLE kr (id bigint PRIMARY KEY DEFAULT hilo_next('kr'));
 	SELECT hilo_set_max_lo('kr', 8);
@@ -224,8 +227,8 @@ my $other = $node->background_psql('postgres');
 $other->query_until(qr/drew/, "\\echo drew\nINSERT INTO kr SELECT FROM generate_series(1, 5);\n");
 ok($node->poll_query_until('postgres', q{
 	SELECT count(*) >= 1 FROM pg_locks l
-	 WHERE l.locktype = 'object' AND l.classid = 'id_gen.hilo_key'::regclass
-	   AND l.objid = 'kr'::regclass AND NOT l.granted}),
+	 WHERE l.locktype = 'object' AND l.classid = 'pg_class'::regclass
+	   AND l.objid = 'kr_id_seq'::regclass AND l.objsubid = 1 AND NOT l.granted}),
 	'another draw of the key waits while the run is taken');
 $lock->query_safe('SELECT pg_advisory_unlock(4444)');
 $runner->quit;

@@ -1,10 +1,10 @@
 # Rows replicated from another node never move this node's key (issue 16,
 # item 6).  Node B (worker id 2) publishes t; node A (worker id 1)
-# subscribes to t and writes into it too, both with node ranges on.  A's
-# data floor counts only ids inside A's own range: B's ids, in B's range,
-# can never collide with A's, so A keeps drawing from its range, also after
-# B's rows are deleted.  B's rows inside A's range (a bulk load with
-# explicit ids) still count.
+# subscribes to t and writes into it too, both with node ranges on.  No
+# draw reads the table, and the owner's hilo_set_floor() counts only ids
+# inside A's own range: B's ids, in B's range, can never collide with A's,
+# so A keeps drawing from its range, also after B's rows are deleted.  B's
+# rows inside A's range (a bulk load with explicit ids) still count.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -66,7 +66,7 @@ is($node{a}->safe_psql('postgres',
 	"SELECT count(*), bool_and(hilo_node_of(id) = 1) FROM t WHERE node = 'a'"),
 	'125|t', 'A still draws from its range');
 
-# Ids inside A's range count for A's data floor, whoever wrote them: B
+# Ids inside A's range count for hilo_set_floor() on A, whoever wrote them: B
 # loads one explicitly, and A's owner moves A's key above it (no draw reads
 # the table: hilo_set_floor() after a load, as setval() for a sequence).
 my $high = $node{a}->safe_psql('postgres',

@@ -5,10 +5,13 @@
 #   worker id is snowflake's.  Node ranges apply on Citus, or when
 #   id_gen.hilo_node_ranges asks for them; then node n draws from its own
 #   range of 2^43 ids, and the first 1024 nodes all stay below 2^53.
-# - A key's position is kept in ids: growing the block size (10, then 100,
-#   then 10 again) never rescales it, so the key stays inside its range and
-#   every id is fresh.  Each statement below runs in a new session, so every
-#   insert after a change draws a new block from the key's sequence.
+# - A change of block size never moves the key's sequence back: a shrink
+#   keeps the key's position in ids, a grow keeps its hi value, so the
+#   position is multiplied by new/old (narrowed on purpose: before, a grow
+#   moved the key to a new sequence).  Every id is fresh either way; with
+#   node ranges a grow that would carry the key past its node's range is
+#   refused.  Each statement below runs in a
+#   new session, so every insert after a change draws a new block.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -28,13 +31,13 @@ is($node->safe_psql('postgres',
 	'INSERT INTO single SELECT FROM generate_series(1, 3) RETURNING id'),
 	"1\n2\n3", 'a single server with worker_id = 1 draws Hi/Lo ids from 1');
 
-# 10, 25 inserts, 100, 25 inserts, 10, 25 inserts; each insert a session.
+# 10, 25 inserts, $grown, 25 inserts, 10, 25 inserts; each insert a session.
 sub grow_and_shrink
 {
-	my ($table) = @_;
+	my ($table, $grown) = @_;
 	$node->safe_psql('postgres',
 		"CREATE TABLE $table (id bigint PRIMARY KEY DEFAULT hilo_next('$table'), step int)");
-	for my $step ([ 1, 10 ], [ 2, 100 ], [ 3, 10 ])
+	for my $step ([ 1, 10 ], [ 2, $grown ], [ 3, 10 ])
 	{
 		my ($n, $max_lo) = @$step;
 		$node->safe_psql('postgres', "SELECT hilo_set_max_lo('$table', $max_lo)");
@@ -49,11 +52,11 @@ sub grow_and_shrink
 			}
 		}
 	}
-	pass("$table: 75 inserts across block sizes 10, 100, 10");
+	pass("$table: 75 inserts across block sizes 10, $grown, 10");
 }
 
 # 2. Node ranges off (the default): the key stays near 1.
-grow_and_shrink('s_single');
+grow_and_shrink('s_single', 100);
 is($node->safe_psql('postgres',
 	'SELECT count(*), count(DISTINCT id), min(id) >= 1, max(id) < 100000,
 	        bool_and(id > ALL (SELECT id FROM s_single o WHERE o.step < s.step))
@@ -69,27 +72,44 @@ $node->append_conf('postgresql.conf', "id_gen.hilo_node_ranges = on\n");
 $node->reload;
 $node->poll_query_until('postgres', "SELECT hilo_node_of(1) = 0 AND current_setting('id_gen.hilo_node_ranges') = 'on'")
   or die 'no reload';
-grow_and_shrink('s_node');
+grow_and_shrink('s_node', 15);
 is($node->safe_psql('postgres',
 	'SELECT count(*), count(DISTINCT id), bool_and(hilo_node_of(id) = 1),
 	        bool_and(id > ALL (SELECT id FROM s_node o WHERE o.step < s.step))
 	   FROM s_node s'),
 	'75|75|t|t', 'node ranges: every id fresh and inside node 1\'s range');
-# the key's first block of 10 starts at the range, not 10 times past it
-is($node->safe_psql('postgres', 'SELECT min(id) - 8796093022208 < 10 FROM s_node'),
+# the key, made with blocks of 1000, starts at its range's first whole
+# block of 1000, not 10 times past it
+is($node->safe_psql('postgres', 'SELECT min(id) - 8796093022208 < 1000 FROM s_node'),
 	't', 'the key starts at its node\'s range');
 
-# 4. A key made before node ranges were on moves into the node's range.
+# A grow that would carry the key past node 1's range (twice the block
+# from node 1's first ids reaches node 2's) would end the key for good, the
+# sequence never moving back: it is refused, and the key keeps drawing.
+my ($ret, $out, $err) = $node->psql('postgres', "SELECT hilo_set_max_lo('s_node', 100)",
+	extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+like($err, qr/2200H: .*past this node's range/, 'a grow past the node\'s range is refused');
+is($node->safe_psql('postgres', "SELECT max_lo FROM id_gen.hilo_keys WHERE table_name = 's_node'::regclass"),
+	'10', 'the block size is unchanged');
+($ret, $out, $err) = $node->psql('postgres', 'INSERT INTO s_node (step) VALUES (4) RETURNING hilo_node_of(id)');
+is($out, '1', 'and the key keeps drawing in its range') or diag($err);
+
+# 4. A key made before node ranges were on lies below the node's range:
+# draws refuse, and the owner's hilo_set_floor() moves it into the range.
+($ret, $out, $err) = $node->psql('postgres', 'INSERT INTO single DEFAULT VALUES RETURNING id');
+like($err, qr/lies below this node's range.*HINT:  As the table's owner: SELECT hilo_set_floor\('single'\)/s,
+	'a key made before node ranges were on: the draw refuses, naming hilo_set_floor()');
+$node->safe_psql('postgres', "SELECT hilo_set_floor('single')");
 is($node->safe_psql('postgres',
 	'INSERT INTO single DEFAULT VALUES RETURNING hilo_node_of(id)'),
-	'1', 'a key of the single server draws from the node\'s range once ranges are on');
+	'1', 'after hilo_set_floor() it draws from the node\'s range');
 
 # 5. Without a worker id, node ranges have nothing to go by: refused.
 $node->append_conf('postgresql.conf', "id_gen.worker_id = -1\n");
 $node->reload;
 $node->poll_query_until('postgres', "SELECT hilo_node_of(1) = 0 AND current_setting('id_gen.worker_id') = '-1'")
   or die 'no reload';
-my ($ret, $out, $err) = $node->psql('postgres', 'INSERT INTO single DEFAULT VALUES');
+($ret, $out, $err) = $node->psql('postgres', 'INSERT INTO single DEFAULT VALUES');
 like($err, qr/id_gen\.worker_id/, 'node ranges without a worker id: an error naming the setting');
 
 $node->stop;

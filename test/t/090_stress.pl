@@ -477,7 +477,8 @@ sub exec_op
 	push @{ $op->{notes} }, "WARNING $_" for @{ $r->{warnings} };
 	for my $part (keys %rows)
 	{
-		my $how = $n_unexp ? '?' : $op->{res}{$part} // '0';
+		# an allowed error in an op marked so aborted its transaction
+		my $how = $n_unexp ? '?' : $n_exp && $op->{aborts} ? '0' : $op->{res}{$part} // '0';
 		if ($how =~ /^prep:(.*)$/)
 		{
 			push @{ $prepared{$1}{rows} }, @{ $rows{$part} };
@@ -650,6 +651,10 @@ sub bounded_maxlo
 	return $n;
 }
 
+# A change of block size, committed or rolled back, after draws in its
+# transaction: the change is transactional DDL of the table's default, and
+# the transaction that changed a key may not draw from it (55000), so the
+# draws come first.  Two changes of one key may deadlock (40P01).
 sub op_maxlo
 {
 	my ($s) = @_;
@@ -657,23 +662,33 @@ sub op_maxlo
 	my $key = pick(@hilo_keys);
 	my $n = bounded_maxlo($s, $key);
 	my $commit = chance(0.5);
-	$op->{sql} = "BEGIN;\nSELECT hilo_set_max_lo('$key', $n);\n";
+	$op->{allow}{55000} = 1;	# a pooled key's block size is its sequence's INCREMENT
+	$op->{allow}{'40P01'} = 1;
+	$op->{sql} = "BEGIN;\n";
 	for (1 .. rnd(3))
 	{
 		my $g = new_grp($op);
 		$op->{sql} .= "SELECT 'h', '$key', 'x', $g, hilo_next('$key') FROM generate_series(1, "
 		  . rows() . ");\n";
 	}
+	$op->{sql} .= "SELECT hilo_set_max_lo('$key', $n);\n";
 	$op->{sql} .= $commit ? "COMMIT;\n" : "ROLLBACK;\n";
 	$op->{desc} = "hilo_set_max_lo('$key', $n) " . ($commit ? 'COMMIT' : 'ROLLBACK');
 	exec_op($op);
-	# Committed at once by the key worker, like setval (README): a ROLLBACK
-	# of the calling transaction does not undo it.
-	if (!$op->{unexpected} && $key eq 't_hb' && $binding{ $s->{db} })
+	# A ROLLBACK, or an error, restores the formula (the sequence only ever
+	# moves forward).
+	if ($commit && !failed($op) && $key eq 't_hb' && $binding{ $s->{db} })
 	{
 		$binding{ $s->{db} }{size} = $n;
 	}
 	return $op;
+}
+
+# Whether an op met an error (allowed or not): its transaction did not commit.
+sub failed
+{
+	my ($op) = @_;
+	return scalar grep { /^(UNEXPECTED )?[0-9A-Z]{5}$/ } @{ $op->{notes} // [] };
 }
 
 # hilo_bind to a fresh application sequence, committed or rolled back.
@@ -687,22 +702,27 @@ sub op_bind
 	my $pooled = $strategy =~ /pooled/;
 	my $commit = chance(0.6);
 	my $arg = $pooled ? (chance(0.5) ? '' : ", $size") : ", $size";
+	# The draws come before the binding: its transaction may not draw (55000).
+	$op->{allow}{'40P01'} = 1;
+	$op->{aborts} = 1;
 	$op->{sql} = "CREATE SEQUENCE $seq" . ($pooled ? " INCREMENT $size" : '') . " CACHE 1;\n"
-	  . "BEGIN;\nSELECT hilo_bind('t_hb', '$seq', '$strategy'$arg);\n";
+	  . "BEGIN;\n";
 	for (1 .. rnd(3))
 	{
 		$op->{sql} .= chance(0.5)
 		  ? ins_sql($op, 't_hb', rows(), 'A')
 		  : do { my $g = new_grp($op); "SELECT 'h', 't_hb', 'x', $g, hilo_next('t_hb') FROM generate_series(1, " . rows() . ");\n" };
 	}
+	$op->{sql} .= "SELECT hilo_bind('t_hb', '$seq', '$strategy'$arg);\n";
 	$op->{sql} .= $commit ? "COMMIT;\n" : "ROLLBACK;\n";
 	$op->{res}{A} = $commit ? '1' : '0';
 	$op->{desc} = "hilo_bind('t_hb', '$seq', '$strategy'$arg) " . ($commit ? 'COMMIT' : 'ROLLBACK');
 	exec_op($op);
-	# Committed at once by the key worker, whatever the transaction does
-	# (README): ids drawn after a rolled-back bind are checked like any other.
-	$binding{ $s->{db} } = { seq => $seq, strategy => $strategy, size => $size }
-	  if !$op->{unexpected};
+	# A binding is transactional DDL: a ROLLBACK, or an error, keeps the old one.
+	if ($commit && !failed($op))
+	{
+		$binding{ $s->{db} } = { seq => $seq, strategy => $strategy, size => $size };
+	}
 	return $op;
 }
 
@@ -1156,8 +1176,9 @@ open_sessions($srv{A}, $n1, $n2);
 note sprintf('%d sessions on database 1, %d on database 2%s', $n1, $n2,
 	$sb ? ', 1 on the standby' : '');
 
-# Round 0: each key's first use, inside a transaction that commits or rolls
-# back (README: the first use is not rolled back).
+# Round 0: each key's first draws, inside a transaction that commits or
+# rolls back (the key was made by its CREATE TABLE: a first draw makes
+# nothing, and a ROLLBACK gives back nothing).
 {
 	$round_no++;
 	my @what;

@@ -1,9 +1,16 @@
 /*
- * hilo/admin.cpp: the administrative functions of Hi/Lo keys,
- * hilo_set_max_lo(), hilo_bind() and hilo_set_floor().  Each checks its
- * arguments and the caller's privileges here, for clear errors; the first
- * two then hand the change to the key worker (hilo/worker.cpp), which
- * commits it at once, like setval().
+ * hilo/admin.cpp: the table owner's changes of a key, hilo_set_max_lo(),
+ * hilo_bind(), hilo_set_adaptive(), hilo_set_floor(), and what the view
+ * id_gen.hilo_keys asks.
+ *
+ * A change is the owner's DDL: the table's default is rewritten in the
+ * caller's transaction (ALTER TABLE ... SET DEFAULT: a ROLLBACK restores
+ * it), and the key's sequence is moved forward, never back, with setval(),
+ * which no ROLLBACK undoes, to a value above every id the old formula or
+ * the new one could have given.  Whether the change commits or not, no
+ * id comes twice: other backends draw before it or under the committed
+ * formula (the table's lock), and the changing transaction may not draw
+ * (hilo_lock_for_draw).
  */
 #include "pg/pg.hpp"
 
@@ -11,13 +18,21 @@
 #include "pg/hilo/hilo.hpp"
 
 extern "C" {
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/dependency.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_attrdef.h"
 #include "catalog/pg_class.h"
 #include "funcapi.h"
 #include "storage/lmgr.h"
 #include "tcop/utility.h"
 #include "utils/acl.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/tuplestore.h"
 }
 
 #include <climits>
@@ -27,38 +42,77 @@ using idgen::HiloStatus;
 using idgen::HiloStrategy;
 
 /*
- * Hands a change that may create the key (set_max_lo, set_adaptive) to the
- * key worker, for the calling role; row is the key as read (nullptr: none
- * yet).  A key it creates starts above the table's rows, read here (see
- * hilo_create_key).
+ * The start of a change of relid's key: the table's lock its ALTER TABLE
+ * takes (waits for the transactions that use the table), then the key's
+ * draw lock to the end of the (sub)transaction.
  */
 static void
-hilo_submit_change(HiloRequest *req, const HiloKeyRow *row)
+hilo_begin_change(Oid relid, HiloKey *key)
 {
-	req->caller = GetUserId();
-	if (row == nullptr)
-	{
-		bool		complete;
-
-		if (!hilo_data_max(req->relid, hilo_key_range(nullptr), &req->taken_to, &complete))
-			req->taken_to = 0;
-	}
-	hilo_change_key(req, row);
+	hilo_refuse_in_recovery();
+	hilo_check_table(relid, true);
+	PreventCommandIfReadOnly("a change of a Hi/Lo key");
+	LockRelationOid(relid, AccessExclusiveLock);
+	hilo_require_key(relid, key);
+	hilo_draw_lock(key->seqid, ExclusiveLock);
 }
 
 /*
- * hilo_set_max_lo(tbl, max_lo): changes the block size and moves the
- * sequence so that the next block under the new size starts above every
- * block drawn under the old one (hilo_set_max_lo_sql).  Committed at once,
- * by the key worker (hilo_change_key).
+ * Holds a sequence whose position a change reads and moves as ALTER
+ * SEQUENCE holds it: an application's nextval() (an application's sequence,
+ * or the owner calling it by hand) waits, so the position read is the one
+ * moved from, and a setval() computed from it never moves the sequence
+ * back.  Our own draws are held off by the draw lock.
+ */
+static void
+hilo_hold_seq(Oid seqid)
+{
+	LockRelationOid(seqid, ShareRowExclusiveLock);
+}
+
+/* Moving a sequence the table's owner does not own needs what setval() needs. */
+static void
+hilo_check_move(Oid seqid)
+{
+	if (pg_class_aclcheck(seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for sequence %s", hilo_relname(seqid)),
+				 errdetail("The change moves the sequence forward, as setval() does."),
+				 errhint("Grant UPDATE on the sequence to the table's owner.")));
+}
+
+static void
+hilo_move_forward(Oid seqid, int64 from_v, int64 to_v)
+{
+	if (to_v > from_v)
+	{
+		hilo_check_move(seqid);
+		hilo_seq_move_to(seqid, to_v);
+	}
+}
+
+static void
+hilo_cannot_move(const HiloKey *key)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+			 errmsg("cannot change the Hi/Lo key of table %s", hilo_relname(key->relid)),
+			 errdetail("Its next block would give ids above 9223372036854775807."),
+			 errhint("Nothing was changed.")));
+}
+
+/*
+ * hilo_set_max_lo(tbl, max_lo): a new block size.  The next block under it
+ * starts at the first id no block reached (core hilo_rebase).
  */
 IDGEN_FUNCTION(hilo_set_max_lo)
 {
 	Oid			relid;
 	int32		max_lo;
-	HiloKeyRow	row;
-	bool		found;
-	HiloRequest req;
+	HiloKey		key;
+	int64		next;
+	int64		v;
 
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table whose key changes, e.g. hilo_set_max_lo('orders', 100).");
@@ -67,46 +121,75 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 	relid = PG_GETARG_OID(0);
 	max_lo = PG_GETARG_INT32(1);
 	hilo_check_max_lo(max_lo);
-	hilo_refuse_in_recovery();
-	hilo_check_table(relid, true);
-
-	found = hilo_read_key(relid, &row);
-	if (found)
+	hilo_begin_change(relid, &key);
+	if (idgen::hilo_size_is_increment(key.strategy))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the block size of the Hi/Lo key of table %s is the INCREMENT of sequence %s",
+						hilo_relname(relid), hilo_relname(key.seqid)),
+				 errdetail("Its strategy, %s, is the application's.", idgen::hilo_strategy_name(key.strategy)),
+				 errhint("Change the application's allocation size and its sequence's INCREMENT together.")));
+	if (key.hi_table != nullptr)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the block size of the Hi/Lo key of table %s is the max_lo of the ORM reading %s",
+						hilo_relname(relid), key.hi_table),
+				 errdetail("The ORM keeps using its own max_lo with the hi values it reads: its blocks and the key's would overlap."),
+				 errhint("The ORM's max_lo is the application's configuration; the key keeps it.")));
+	if (key.max_lo == max_lo)
+		PG_RETURN_VOID();
+	hilo_hold_seq(key.seqid);
+	next = hilo_seq_next_value(key.seqid);
+	if (idgen::hilo_rebase(key.strategy, next, key.max_lo, max_lo, &v) != HiloStatus::ok)
+		hilo_cannot_move(&key);
+	key.max_lo = max_lo;
+	/*
+	 * A grow keeps the next hi, so the next block's ids grow by new/old; the
+	 * sequence never moves back, so a block past this node's range would end
+	 * the key for good.
+	 */
 	{
-		if (hilo_row_size(&row) == max_lo)
-			PG_RETURN_VOID();	/* nothing to change */
-		hilo_check_set_max_lo_privileges(&row, GetUserId());
+		idgen::HiloNodeRange range = hilo_key_range(&key);
+		HiloBlock	block;
+
+		if (idgen::hilo_block(key.strategy, v > next ? v : next, hilo_key_size(&key), &block) == HiloStatus::ok &&
+			block.last > range.last)
+			ereport(ERROR,
+					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+					 errmsg("blocks of %d ids would carry the Hi/Lo key of table %s past this node's range",
+							max_lo, hilo_relname(relid)),
+					 errdetail("Its next block would end at " INT64_FORMAT "; the node's ids end at " INT64_FORMAT
+							   ", and a key never moves back.", block.last, range.last),
+					 errhint("Nothing was changed.  Choose a smaller block size.")));
 	}
-	memset(&req, 0, sizeof(req));
-	req.op = HiloOp::set_max_lo;
-	req.relid = relid;
-	req.max_lo = max_lo;
-	req.adaptive = idgen_hilo_adaptive;	/* for a key it creates */
-	hilo_submit_change(&req, found ? &row : nullptr);
+	hilo_move_forward(key.seqid, next, v);
+	hilo_write_defaults(&key, false);
 	PG_RETURN_VOID();
 }
 
 /*
- * hilo_bind(tbl, seq, strategy, max_lo): makes tbl's key draw from an
- * existing sequence with the formula of the application's ORM, so that rows
- * the application keys itself and rows keyed by DEFAULT hilo_next('tbl')
- * share one key space.  For the pooled strategies the block size is the
- * sequence's INCREMENT, read from pg_sequence: trusting an argument instead
- * is how EF Core users got duplicates.  A key already in use is moved
- * (hilo_bind_sql).  Committed at once, by the key worker (hilo_change_key).
+ * hilo_bind(tbl, seq, strategy, max_lo): makes tbl's key draw from the
+ * application's sequence with its ORM's formula, so that rows the
+ * application keys and rows keyed by the default share one key space.
+ * For the pooled strategies the block size is the sequence's INCREMENT
+ * (trusting an argument instead is how EF Core users got duplicates).
+ * The sequence moves above every id the key gave so far and above the
+ * table's rows.
  */
 IDGEN_FUNCTION(hilo_bind)
 {
 	Oid			relid;
 	Oid			seqid;
-	char	   *strategy_text;
 	HiloStrategy strategy;
 	int64		increment;
 	int32		max_lo;
-	bool		pooled;
-	HiloKeyRow	row;
-	bool		found;
-	HiloRequest req;
+	HiloKey		key;
+	HiloKey		bound;
+	int64		next;
+	int64		to_next;
+	int64		v;
+	int64		taken = 0;
+	bool		called = false;
 
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table to bind, e.g. hilo_bind('orders', 'orders_hilo_seq', 'pooled_lo').");
@@ -116,24 +199,11 @@ IDGEN_FUNCTION(hilo_bind)
 		hilo_null_argument("strategy", "Use one of: classic, legacy, pooled_lo, pooled, pooled_hibernate3.");
 	relid = PG_GETARG_OID(0);
 	seqid = PG_GETARG_OID(1);
-	strategy_text = text_to_cstring(PG_GETARG_TEXT_PP(2));
-	if (!idgen::hilo_parse_strategy(strategy_text, &strategy))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown Hi/Lo strategy \"%s\"", strategy_text),
-				 errhint("Use one of: %s.", idgen::hilo_strategy_list)));
-	pooled = idgen::hilo_size_is_increment(strategy);
+	strategy = hilo_strategy_arg(PG_GETARG_TEXT_PP(2));
 	if (!PG_ARGISNULL(3))
 		hilo_check_max_lo(PG_GETARG_INT32(3));
-	hilo_refuse_in_recovery();
-	hilo_check_table(relid, true);
-
-	if (get_rel_relkind(seqid) != RELKIND_SEQUENCE)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a sequence", get_rel_name(seqid) ? get_rel_name(seqid) : "?"),
-				 errhint("Pass the sequence the application draws its hi values from.")));
-	hilo_require_drawable_seq(seqid);
+	hilo_begin_change(relid, &key);
+	hilo_require_drawable_seq(seqid, relid);
 	if (pg_class_aclcheck(seqid, GetUserId(), ACL_UPDATE | ACL_USAGE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -145,8 +215,7 @@ IDGEN_FUNCTION(hilo_bind)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("sequence %s counts down (INCREMENT " INT64_FORMAT ")", hilo_relname(seqid), increment),
 				 errhint("Hi/Lo needs an ascending sequence.")));
-
-	if (pooled)
+	if (idgen::hilo_size_is_increment(strategy))
 	{
 		if (increment > INT_MAX)
 			ereport(ERROR,
@@ -159,47 +228,77 @@ IDGEN_FUNCTION(hilo_bind)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("max_lo %d does not match the INCREMENT " INT64_FORMAT " of sequence %s",
 							PG_GETARG_INT32(3), increment, hilo_relname(seqid)),
-					 errdetail("With strategy %s the block size is the sequence's increment.", strategy_text),
+					 errdetail("With strategy %s the block size is the sequence's increment.",
+							   idgen::hilo_strategy_name(strategy)),
 					 errhint("Omit max_lo, or ALTER SEQUENCE ... INCREMENT BY to the application's block size.")));
-		max_lo = (int32) increment;
+		max_lo = 0;
 	}
 	else
 	{
 		if (PG_ARGISNULL(3))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("strategy %s needs max_lo", strategy_text),
+					 errmsg("strategy %s needs max_lo", idgen::hilo_strategy_name(strategy)),
 					 errhint("Pass the max_lo the application uses: a different one gives duplicate ids.")));
 		max_lo = PG_GETARG_INT32(3);
 	}
+	bound = key;
+	bound.seqid = seqid;
+	bound.strategy = strategy;
+	bound.max_lo = max_lo;
+	bound.increment = increment;
+	bound.own = false;
+	bound.hi_table = nullptr;
+	if (key.seqid == seqid && key.strategy == strategy && hilo_key_size(&key) == hilo_key_size(&bound))
+		PG_RETURN_VOID();		/* bound just so already */
+	if (seqid != key.seqid)
+		hilo_draw_lock(seqid, ExclusiveLock);
+	hilo_hold_seq(Min(seqid, key.seqid));
+	hilo_hold_seq(Max(seqid, key.seqid));
+	next = hilo_seq_next_value(key.seqid, &called);
+	to_next = seqid == key.seqid ? next : hilo_seq_next_value(seqid);
+	/* A key never drawn from reserved nothing: the sequence stays where its application has it. */
+	v = to_next;
+	if (called && idgen::hilo_move(key.strategy, next, hilo_key_size(&key), strategy, to_next,
+								   hilo_key_size(&bound), &v) != HiloStatus::ok)
+		hilo_cannot_move(&key);
+	(void) hilo_column_max(relid, key.attnum, hilo_key_range(&bound), &taken);
+	v = hilo_value_above(&bound, taken, v);
+	hilo_move_forward(seqid, to_next, v);
+	hilo_write_defaults(&bound, false);
+	PG_RETURN_VOID();
+}
 
-	found = hilo_read_key(relid, &row);
-	if (found)
+/*
+ * hilo_set_adaptive(tbl, adaptive DEFAULT true): whether each backend takes
+ * runs of blocks whose length adapts to its pace, or one block at a time.
+ * The formula does not change: nothing moves.
+ */
+IDGEN_FUNCTION(hilo_set_adaptive)
+{
+	HiloKey		key;
+
+	if (PG_ARGISNULL(0))
+		hilo_null_argument("table", "Pass the table whose key changes, e.g. hilo_set_adaptive('orders').");
+	if (PG_ARGISNULL(1))
+		hilo_null_argument("adaptive", "Pass true (blocks adapt per backend) or false (max_lo ids per block).");
+	hilo_begin_change(PG_GETARG_OID(0), &key);
+	if (key.adaptive != PG_GETARG_BOOL(1))
 	{
-		if (row.seqid == seqid && row.strategy == strategy && hilo_row_size(&row) == max_lo)
-			PG_RETURN_VOID();	/* already bound just so */
-		hilo_check_move_privilege(seqid, GetUserId());
+		key.adaptive = PG_GETARG_BOOL(1);
+		hilo_write_defaults(&key, false);
 	}
-	memset(&req, 0, sizeof(req));
-	req.op = HiloOp::bind;
-	req.relid = relid;
-	req.seqid = seqid;
-	req.strategy = strategy;
-	req.max_lo = max_lo;
-	req.caller = GetUserId();
-	hilo_change_key(&req, found ? &row : nullptr);
 	PG_RETURN_VOID();
 }
 
 /*
  * hilo_set_floor(tbl, next_id DEFAULT NULL): moves tbl's key forward so
- * that every block drawn from now on starts above the largest id of the
- * key's column(s) (read in full, index or not) and, if given, at or above
- * next_id.  Never moves it back.  Returns the first id of the next block.
- * Table owner only; an id for a key bound to an application's sequence
- * also needs UPDATE on it (the data floor is what every draw enforces
- * anyway).  Sends an invalidation: each backend drops at its next call a
- * block the table's ids have reached.
+ * that every block drawn from now on starts above the largest id of its
+ * column (read with the table locked against writers) and, if given, at
+ * or above next_id; as setval() after a bulk load.  Never moves it back;
+ * not undone by ROLLBACK.  Returns the first id of the next block.  A
+ * block a backend holds already is used to its end, as a sequence's
+ * cached values are.
  */
 IDGEN_FUNCTION(hilo_set_floor)
 {
@@ -207,11 +306,9 @@ IDGEN_FUNCTION(hilo_set_floor)
 	bool		has_id = !PG_ARGISNULL(1);
 	int64		next_id = has_id ? PG_GETARG_INT64(1) : 0;
 	int64		taken = 0;
-	bool		complete;
-	HiloKeyRow	row;
-	HiloPrivState st;
+	HiloKey		key;
 	int64		next;
-	int64		v = 0;
+	int64		v;
 	HiloBlock	block;
 
 	if (PG_ARGISNULL(0))
@@ -225,117 +322,89 @@ IDGEN_FUNCTION(hilo_set_floor)
 	hilo_refuse_in_recovery();
 	hilo_check_table(relid, true);
 	PreventCommandIfReadOnly("hilo_set_floor()");
-
-	if (!hilo_read_key(relid, &row, true) || hilo_key_needs_repair(relid, &row, false))
-	{
-		hilo_create_key(relid, idgen_hilo_max_lo);
-		if (!hilo_read_key(relid, &row))
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("could not create the Hi/Lo key of table %s", hilo_relname(relid)),
-					 errhint("The server log has the background worker's error.")));
-	}
-	if (has_id && !row.own_seq && pg_class_aclcheck(row.seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for sequence %s", hilo_relname(row.seqid)),
-				 errdetail("Moving a bound key to a given id moves the application's sequence, as setval() does."),
-				 errhint("Grant UPDATE on the sequence, or pass NULL to move the key just above the table's rows.")));
-
-	/* The ids in the key's range (another node's do not count). */
-	if (!hilo_data_max(relid, hilo_key_range(&row), &taken, &complete) || taken < 0)
-		taken = 0;
+	LockRelationOid(relid, ShareLock);	/* no writer adds ids while we read them */
+	hilo_require_key(relid, &key);
+	(void) hilo_column_max(relid, key.attnum, hilo_key_range(&key), &taken);
 	if (has_id && next_id - 1 > taken)
 		taken = next_id - 1;
-
-	/* Like ALTER SEQUENCE: waits for draws in progress, holds off new ones. */
-	LockRelationOid(row.seqid, ShareRowExclusiveLock);
-	{
-		Oid			seqid = row.seqid;
-
-		if (!hilo_read_key(relid, &row) || row.seqid != seqid)
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("the Hi/Lo key of table %s changed concurrently", hilo_relname(relid)),
-					 errhint("Call hilo_set_floor() again.")));
-	}
-	hilo_priv_enter(&st);
-	next = hilo_seq_next_value(row.seqid);
-	if (idgen::hilo_floor(row.strategy, hilo_row_size(&row), taken, next, &v) != HiloStatus::ok)
-		ereport(ERROR,
-				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-				 errmsg("cannot move the Hi/Lo key of table %s above id " INT64_FORMAT,
-						hilo_relname(relid), taken),
-				 errdetail("Its next block would give ids above 9223372036854775807."),
-				 errhint("Nothing was changed.")));
-	if (v > next)
-		hilo_seq_set_next(row.seqid, v);
-	hilo_priv_leave(&st);
-	hilo_invalidate(relid);
-
+	hilo_draw_lock(key.seqid, ExclusiveLock);
+	hilo_hold_seq(key.seqid);
+	next = hilo_seq_next_value(key.seqid);
+	v = hilo_value_above(&key, taken, next);
+	hilo_move_forward(key.seqid, next, v);
+	/* setval() is not transactional: nothing to hold to the end. */
+	UnlockRelationOid(key.seqid, ShareRowExclusiveLock);
+	hilo_draw_unlock(key.seqid, ExclusiveLock);
+	/* The value parked for the ORM's next reader was drawn before: park one above. */
+	if (key.hi_table != nullptr && v > next)
+		hilo_orm_repark(&key);
 	/* The first id of the next block (ids below 1 are skipped). */
-	for (int i = 0; i < 3 && idgen::hilo_block(row.strategy, v, hilo_row_size(&row), &block) == HiloStatus::below_one; i++)
-		v += row.increment;
-	if (idgen::hilo_block(row.strategy, v, hilo_row_size(&row), &block) != HiloStatus::ok)
+	for (int i = 0; i < 3 && idgen::hilo_block(key.strategy, v, hilo_key_size(&key), &block) == HiloStatus::below_one; i++)
+		v += key.increment;
+	if (idgen::hilo_block(key.strategy, v, hilo_key_size(&key), &block) != HiloStatus::ok)
 		PG_RETURN_INT64(1);
 	PG_RETURN_INT64(block.next);
 }
 
-/*
- * hilo_set_adaptive(tbl, adaptive DEFAULT true): whether each backend takes
- * runs of blocks whose length adapts to its pace (hilo_draw), or one block
- * of max_lo ids at a time.  A key not used yet is created (with
- * id_gen.hilo_max_lo, its block size: the unit runs are made of).
- * Committed at once, by the key worker (hilo_change_key).  Table owner only.
- */
-IDGEN_FUNCTION(hilo_set_adaptive)
-{
-	Oid			relid;
-	HiloKeyRow	row;
-	bool		found;
-	HiloRequest req;
-
-	if (PG_ARGISNULL(0))
-		hilo_null_argument("table", "Pass the table whose key changes, e.g. hilo_set_adaptive('orders').");
-	if (PG_ARGISNULL(1))
-		hilo_null_argument("adaptive", "Pass true (blocks adapt per backend) or false (max_lo ids per block).");
-	relid = PG_GETARG_OID(0);
-	hilo_refuse_in_recovery();
-	hilo_check_table(relid, true);
-
-	found = hilo_read_key(relid, &row);
-	if (found && row.adaptive == PG_GETARG_BOOL(1))
-		PG_RETURN_VOID();		/* nothing to change */
-	memset(&req, 0, sizeof(req));
-	req.op = HiloOp::set_adaptive;
-	req.relid = relid;
-	req.adaptive = PG_GETARG_BOOL(1);
-	req.max_lo = idgen_hilo_max_lo;
-	hilo_submit_change(&req, found ? &row : nullptr);
-	PG_RETURN_VOID();
-}
-
 /* ---------------------------------------------------------------------
- * The id_gen.hilo_keys view asks the core's rules, as the glue does
+ * What the view id_gen.hilo_keys asks
  * --------------------------------------------------------------------- */
 
-static bool
-hilo_strategy_arg(text *arg, HiloStrategy *strategy)
+/*
+ * id_gen.hilo_key_list(): every key of this database, from the catalog:
+ * each table's full-form default naming the table itself (its lowest such
+ * column).  pg_attrdef is readable by every role; so is this.
+ */
+IDGEN_FUNCTION(hilo_key_list)
 {
-	char	   *s = text_to_cstring(arg);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Relation	rel;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	List	   *seen = NIL;
 
-	if (!idgen::hilo_parse_strategy(s, strategy))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown Hi/Lo strategy \"%s\"", s),
-				 errhint("Use one of: %s.", idgen::hilo_strategy_list)));
-	return true;
+	InitMaterializedSRF(fcinfo, 0);
+	rel = table_open(AttrDefaultRelationId, AccessShareLock);
+	scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
+	while (HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		Form_pg_attrdef ad = (Form_pg_attrdef) GETSTRUCT(tup);
+		bool		isnull;
+		Datum		bin = heap_getattr(tup, Anum_pg_attrdef_adbin, RelationGetDescr(rel), &isnull);
+		HiloKey		k;
+		Oid			named;
+		Oid			owner_rel;
+		int32		owner_col;
+		Datum		values[8];
+		bool		nulls[8] = {false, false, false, false, false, false, false, false};
+
+		if (isnull || list_member_oid(seen, ad->adrelid) ||
+			hilo_parse_default((Node *) stringToNode(TextDatumGetCString(bin)), &named, &k) != HiloForm::full_form ||
+			named != ad->adrelid || get_rel_relkind(k.seqid) != RELKIND_SEQUENCE)
+			continue;
+		seen = lappend_oid(seen, ad->adrelid);
+		values[0] = ObjectIdGetDatum(ad->adrelid);
+		values[1] = CStringGetDatum(get_attname(ad->adrelid, ad->adnum, false));
+		values[1] = DirectFunctionCall1(namein, values[1]);
+		values[2] = ObjectIdGetDatum(k.seqid);
+		values[3] = CStringGetTextDatum(idgen::hilo_strategy_name(k.strategy));
+		values[4] = Int32GetDatum(k.max_lo);
+		nulls[4] = k.max_lo == 0;
+		values[5] = BoolGetDatum(k.adaptive);
+		values[6] = k.hi_table ? CStringGetTextDatum(k.hi_table) : (Datum) 0;
+		nulls[6] = k.hi_table == nullptr;
+		values[7] = BoolGetDatum(sequenceIsOwned(k.seqid, DEPENDENCY_AUTO, &owner_rel, &owner_col) &&
+								 owner_rel == ad->adrelid);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return (Datum) 0;
 }
 
 /*
  * id_gen.hilo_block_size(strategy, max_lo, increment): max_lo, or the
- * sequence's increment for the pooled strategies; NULL when the one that
- * counts is NULL (a key whose sequence does not exist here).
+ * sequence's increment for the pooled strategies.
  */
 IDGEN_FUNCTION(hilo_block_size)
 {
@@ -343,7 +412,7 @@ IDGEN_FUNCTION(hilo_block_size)
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	hilo_strategy_arg(PG_GETARG_TEXT_PP(0), &strategy);
+	strategy = hilo_strategy_arg(PG_GETARG_TEXT_PP(0));
 	if (idgen::hilo_size_is_increment(strategy))
 	{
 		if (PG_ARGISNULL(2))
@@ -361,10 +430,9 @@ IDGEN_FUNCTION(hilo_block_size)
  */
 IDGEN_FUNCTION(hilo_reserved_to)
 {
-	HiloStrategy strategy;
+	HiloStrategy strategy = hilo_strategy_arg(PG_GETARG_TEXT_PP(0));
 	int64		size = PG_GETARG_INT64(2);
 
-	hilo_strategy_arg(PG_GETARG_TEXT_PP(0), &strategy);
 	if (size < 1)
 		PG_RETURN_NULL();
 	PG_RETURN_INT64(idgen::hilo_reserved_to(strategy, PG_GETARG_INT64(1), size));

@@ -1,21 +1,17 @@
 /*
- * hilo/next.cpp: hilo_next(table), the per-row path, and the backend's
- * cache of blocks.
+ * hilo/next.cpp: hilo_next(), the per-row path, and the backend's cache of
+ * blocks.
  *
- * Cache coherence: every change of a key row (set_max_lo, bind) and every
- * key created in the caller's transaction sends a relcache invalidation for
- * the table; a change of a role or a role membership marks every entry.
- * The callbacks only mark entries stale (they never free), and the core's
- * cache never moves an entry, so pointers into it stay valid while
- * PostgreSQL code runs; only hilo_refresh() erases an entry, and then says
- * so.  A stale entry rechecks the role's privilege and rereads its row
- * before its next use; its cached block stays valid if the key still draws
- * from the same sequence with the same formula and block size.  Drawing a
- * block takes the key lock, which waits for a change of the key in
- * progress to commit, then rereads the row, so a block is never computed
- * with a block size that is no longer current; a change takes the key lock
- * exclusively, so it waits for draws in progress and moves the sequence
- * past them.
+ * The cache holds, per key table, the block being handed out.  A block is
+ * drawn under the key its table's default states at that moment, read with
+ * the table locked (AccessShareLock, to the end of the transaction): a
+ * change of the key is its owner's ALTER TABLE, which takes
+ * AccessExclusiveLock, so a draw runs either before a change or under the
+ * committed one, never across it.  Invalidations only mark entries stale
+ * (never free them; the core's cache never moves an entry): a stale entry
+ * checks the role's privilege again before its next id.  A block stays
+ * valid across a change of its key's formula, since every change moves
+ * the key's sequence above every block drawn before (hilo/admin.cpp).
  */
 #include "pg/pg.hpp"
 
@@ -26,12 +22,16 @@
 #include "pg/node_identity.hpp"
 
 extern "C" {
+#include "access/htup_details.h"
 #include "access/relation.h"
-#include "common/int.h"
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "commands/sequence.h"
+#include "common/int.h"
+#include "catalog/pg_sequence.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
+#include "utils/acl.h"
 #include "utils/inval.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
@@ -47,29 +47,17 @@ static HiloCache *hilo_cache = nullptr;
 
 /*
  * A privilege check is recorded in an entry only if no invalidation that
- * could change its answer arrived while it ran: catalog reads during the
- * check may process one, whose mark the recorded check would overwrite.
- * Such invalidations (of hilo_checking, the table being checked, of all
- * relations, of a role or a membership) bump hilo_inval_count; others do
- * not, so that DDL on unrelated tables cannot make a check repeat.
+ * could change its answer arrived while it ran (of the table being
+ * checked, of all relations, of a role or a membership).
  */
 static uint64 hilo_inval_count = 0;
 static Oid	hilo_checking = InvalidOid;
-
-static void
-hilo_ensure_cache(void)
-{
-	if (hilo_cache == nullptr)
-		hilo_cache = idgen_guard([] { return new HiloCache(); });
-}
 
 #ifdef IDGEN_TEST_HOOKS
 /*
  * Test builds only: a pause point.  With id_gen.test_wait_before_draw_flush
  * = n, the backend waits here until it can take pg_advisory_lock(n) (the
- * bigint form), which the test holds in another session; pg_locks shows it
- * waiting.  An ordinary heavyweight lock wait: interruptible, and gone
- * with the transaction.
+ * bigint form), which the test holds in another session.
  */
 static void
 hilo_test_wait(int key)
@@ -85,83 +73,25 @@ hilo_test_wait(int key)
 #endif
 
 /*
- * Rereads a stale entry's row.  Returns false (entry erased: e is no longer
- * the key's) if the key is gone or now draws from another sequence or with
- * another formula: its cached block no longer belongs to the key.  A new
- * block size empties the block.  The table is never read here: as with a
- * sequence's cached values, a block drawn before a bulk load and
- * hilo_set_floor() is used up first.
- */
-static bool
-hilo_refresh(Oid relid, HiloEntry *e, HiloKeyRow *rowp = nullptr)
-{
-	HiloKeyRow	local;
-	HiloKeyRow &row = rowp != nullptr ? *rowp : local;
-	bool		found;
-
-	/* Cleared first: an invalidation arriving during the read re-marks it. */
-	e->stale = false;
-	if (!OidIsValid(e->seqid))
-	{
-		/* A key bound to a hi table row (hilo/orm.cpp): no sequence, no row here. */
-		idgen::HiloStrategy strategy;
-		int64		size;
-
-		if (!hilo_orm_bound(relid, &strategy, &size) || strategy != e->strategy || size != e->size)
-		{
-			hilo_cache->erase(relid);
-			return false;
-		}
-		return true;
-	}
-	found = hilo_read_key(relid, &row, true);
-	/*
-	 * Gone, changed, or an own sequence below this node's range (the node
-	 * got its identity after the key was made): load it again, which has
-	 * the key worker move the sequence into the range first.
-	 */
-	if (!found || row.seqid != e->seqid || row.strategy != e->strategy || hilo_own_seq_below_node(&row))
-	{
-		hilo_cache->erase(relid);
-		return false;
-	}
-	e->adaptive = row.adaptive;
-	if (hilo_row_size(&row) != e->size)
-	{
-		/*
-		 * A block is used only under the block size it was drawn with.  A
-		 * committed change moved the sequence above it, but a change made
-		 * and rolled back in the transaction that created the table (the
-		 * one kind of change the worker does not commit) did not: blocks
-		 * drawn under the restored size may reach it.
-		 */
-		e->block.next = 1;
-		e->block.last = 0;
-		e->size = hilo_row_size(&row);
-	}
-	return true;
-}
-
-/*
  * Makes the value just drawn from seqid durable before any id of its block
  * is returned.  nextval() WAL-logs 32 values ahead and leaves the flush to
  * the transaction's commit; but a block serves later transactions (and the
  * drawing one may roll back or have no xid at all), and the record that
- * covers our value may be another backend's, not flushed yet: its
- * XLogFlush may still be running, or fail with a PANIC.  Flushing up to
- * the LSN of the sequence's page, which is at or past the record that
- * logged our value, covers both: after a crash no block handed out is drawn
- * again.  GetFlushRecPtr() is a read of shared memory, so the common case
- * (the record is durable already) costs a buffer pin and no I/O.  (The
- * key worker flushes its commit before it reports, so a change of the key
- * is durable before any id drawn under it.)
+ * covers our value may be another backend's, not flushed yet.  Flushing up
+ * to the LSN of the sequence's page covers both: after a crash no block
+ * handed out is drawn again.  The common case (already durable) costs a
+ * buffer pin and no I/O.
  */
-static void
-hilo_flush_draw(Oid seqid)
+void
+hilo_draw_durable(Oid seqid)
 {
-	Relation	rel = relation_open(seqid, NoLock);	/* locked by our caller */
+	Relation	rel;
 	XLogRecPtr	lsn = InvalidXLogRecPtr;
 
+#ifdef IDGEN_TEST_HOOKS
+	hilo_test_wait(idgen_test_wait_before_draw_flush);
+#endif
+	rel = relation_open(seqid, NoLock);	/* locked by our caller */
 	if (RelationNeedsWAL(rel))
 	{
 		Buffer		buf = ReadBuffer(rel, 0);
@@ -176,38 +106,25 @@ hilo_flush_draw(Oid seqid)
 }
 
 /*
- * Called once a draw has its value(s), before it hands out any id: a test
- * build's pause point (between the draw's WAL record, if it wrote one, and
- * the flush), then the flush.
+ * The block value v of key gives, into *block.  False for a block entirely
+ * below 1 (draw again) unless this is the third attempt in a row: then, as
+ * for a block that would pass 2^63-1, an ERROR.
  */
-void
-hilo_draw_durable(Oid seqid)
+static bool
+hilo_block_checked(const HiloKey *key, int64 v, int attempt, HiloBlock *block)
 {
-#ifdef IDGEN_TEST_HOOKS
-	hilo_test_wait(idgen_test_wait_before_draw_flush);
-#endif
-	hilo_flush_draw(seqid);
-}
+	int64		size = hilo_key_size(key);
 
-/*
- * The block value v of relid's key gives, into *block.  False for a block
- * entirely below 1 (draw again) unless this is the third attempt in a row:
- * then, as for a block that would pass 2^63-1, an ERROR.
- */
-bool
-hilo_block_checked(Oid relid, Oid seqid, idgen::HiloStrategy strategy, int64 v, int64 size,
-				   int attempt, HiloBlock *block)
-{
-	switch (idgen::hilo_block(strategy, v, size, block))
+	switch (idgen::hilo_block(key->strategy, v, size, block))
 	{
 		case HiloStatus::ok:
 			return true;
 		case HiloStatus::overflow:
 			ereport(ERROR,
 					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-					 errmsg("Hi/Lo key of table %s is exhausted", hilo_relname(relid)),
+					 errmsg("Hi/Lo key of table %s is exhausted", hilo_relname(key->relid)),
 					 errdetail("Hi value " INT64_FORMAT " with block size " INT64_FORMAT " (%s) would give ids above 9223372036854775807.",
-							   v, size, idgen::hilo_strategy_name(strategy)),
+							   v, size, idgen::hilo_strategy_name(key->strategy)),
 					 errhint("The key has used up the bigint range; no id was handed out.")));
 			break;
 		case HiloStatus::below_one:
@@ -216,18 +133,18 @@ hilo_block_checked(Oid relid, Oid seqid, idgen::HiloStrategy strategy, int64 v, 
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("sequence %s of the Hi/Lo key of table %s gives no ids above 0",
-							hilo_relname(seqid), hilo_relname(relid)),
+							hilo_relname(key->seqid), hilo_relname(key->relid)),
 					 errdetail("Its value " INT64_FORMAT " gives a block entirely below 1.", v),
 					 errhint("Move the sequence to a value >= 0 with setval().")));
 			break;
 		case HiloStatus::bad_size:
 			break;
 	}
-	elog(ERROR, "Hi/Lo key of table %u has block size " INT64_FORMAT, relid, size);
+	elog(ERROR, "Hi/Lo key of table %u has block size " INT64_FORMAT, key->relid, size);
 	pg_unreachable();
 }
 
-idgen::HiloNodeRange
+static idgen::HiloNodeRange
 hilo_this_node_range(void)
 {
 	int64		group = 0;
@@ -252,85 +169,207 @@ hilo_this_node_range(void)
 }
 
 idgen::HiloNodeRange
-hilo_key_range(const HiloKeyRow *row)
+hilo_key_range(const HiloKey *key)
 {
-	if (row != nullptr && !row->own_seq)
+	if (key != nullptr && !key->own)
 		return idgen::hilo_node_range(-1);
 	return hilo_this_node_range();
 }
 
-bool
-hilo_own_seq_below_node(const HiloKeyRow *row)
+int64
+hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v)
 {
-	idgen::HiloNodeRange range;
-	int64		next;
-	HiloBlock	block;
+	idgen::HiloNodeRange range = hilo_key_range(key);
+	int64		v = next_v;
 
-	if (!row->own_seq || !OidIsValid(row->seqid))
-		return false;
-	range = hilo_this_node_range();
-	if (range.first <= 1)
-		return false;			/* node 0, or no node: every block is in range */
-	next = hilo_seq_peek_next(row->seqid, row->increment);
-	return idgen::hilo_block(row->strategy, next, hilo_row_size(row), &block) != HiloStatus::ok ||
-		block.next < range.first;
+	if (range.first - 1 > taken_to)
+		taken_to = range.first - 1;
+	if (idgen::hilo_floor(key->strategy, hilo_key_size(key), taken_to, next_v, &v) != HiloStatus::ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				 errmsg("cannot move the Hi/Lo key of table %s above id " INT64_FORMAT,
+						hilo_relname(key->relid), taken_to),
+				 errdetail("Its next block would give ids above 9223372036854775807."),
+				 errhint("Nothing was changed.")));
+	return v;
 }
 
-void
-hilo_check_node_end(Oid relid, const HiloKeyRow *row, const HiloBlock *block)
-{
-	idgen::HiloNodeRange range = hilo_key_range(row);
+/*
+ * The WARNING a draw gives when its key nears the end of its ids, where the
+ * view id_gen.headroom says warning (id_gen.headroom_warning_percent) and
+ * again where it says critical: a key's ids end at the first of its node's
+ * range, its sequence's MAXVALUE (through the formula) and bigint, as the
+ * view (id_gen.headroom_hilo(), the same core rule) measures them.
+ */
+/* A backend warns once per key and level, and again after a minute. */
+#define HILO_WARN_AGAIN_MS 60000
 
+static Oid	warned_relid = InvalidOid;
+static int	warned_level = 0;
+static TimestampTz warned_at = 0;
+
+static void
+hilo_warn_near_end(const HiloKey *key, idgen::HiloNodeRange range, const idgen::HiloBlock *block)
+{
+	Oid			relid = key->relid;
+	int64		last = PG_INT64_MAX;
+	HeapTuple	tup;
+	double		used;
+	int			level;
+	TimestampTz now;
+
+	if ((tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(key->seqid))) != nullptr)
+	{
+		int64		seqmax = ((Form_pg_sequence) GETSTRUCT(tup))->seqmax;
+
+		ReleaseSysCache(tup);
+		last = idgen::hilo_reserved_to(key->strategy, seqmax, hilo_key_size(key));
+	}
+	last = Min(last, range.last);
+	if (last < range.first)
+		return;
+	used = ((double) block->last - (double) range.first + 1) / ((double) last - (double) range.first + 1);
+	level = used * 100.0 >= idgen_headroom_critical_percent ? 2 :
+		used * 100.0 >= idgen_headroom_warning_percent ? 1 : 0;
+	if (level == 0)
+		return;
+	now = GetCurrentTimestamp();
+	if (relid == warned_relid && level <= warned_level &&
+		!TimestampDifferenceExceeds(warned_at, now, HILO_WARN_AGAIN_MS))
+		return;
+	warned_relid = relid;
+	warned_level = level;
+	warned_at = now;
+	ereport(WARNING,
+			(errcode(ERRCODE_WARNING),
+			 errmsg("Hi/Lo key of table %s has used %.1f%% of its ids", hilo_relname(relid), used * 100.0),
+			 errdetail("Its ids end at " INT64_FORMAT "; the block just drawn ends at " INT64_FORMAT ".",
+					   last, block->last),
+			 errhint("id_gen.headroom shows every key's headroom; id_gen.headroom_warning_percent "
+					 "and id_gen.headroom_critical_percent set the points of this warning.")));
+}
+
+/* ERROR if block lies outside this node's range (own sequences). */
+static void
+hilo_check_node_range(const HiloKey *key, const HiloBlock *block)
+{
+	idgen::HiloNodeRange range = hilo_key_range(key);
+
+	if (block->next < range.first)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("Hi/Lo key of table %s lies below this node's range", hilo_relname(key->relid)),
+				 errdetail("The node's ids start at " INT64_FORMAT "; the next block would start at " INT64_FORMAT
+						   " (the key was made before the node had its worker id).",
+						   range.first, block->next),
+				 errhint("As the table's owner: SELECT hilo_set_floor('%s'); moves it into the range.",
+						 hilo_relname(key->relid))));
 	if (block->last > range.last)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-				 errmsg("Hi/Lo key of table %s has used up this node's range", hilo_relname(relid)),
+				 errmsg("Hi/Lo key of table %s has used up this node's range", hilo_relname(key->relid)),
 				 errdetail("The node's ids end at " INT64_FORMAT "; the next block would end at " INT64_FORMAT ".",
 						   range.last, block->last),
 				 errhint("No id was handed out.  Each node owns 2^43 ids per key; give this node another worker id.")));
-	hilo_warn_near_end(relid, row, range, block);
+	hilo_warn_near_end(key, range, block);
 }
 
-bool
-hilo_lock_seq_for_draw(Oid seqid)
+/* Whether this backend holds relid's lock in mode. */
+static bool
+hilo_rel_lock_held(Oid relid, LOCKMODE mode)
 {
-	LockRelationOid(seqid, RowExclusiveLock);
-	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(seqid)))
-	{
-		UnlockRelationOid(seqid, RowExclusiveLock);
-		return false;
-	}
-	hilo_require_drawable_seq(seqid);
-	return true;
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
+	return idgen_lock_held_by_me(&tag, mode);
+}
+
+/* Whether relid was created in this transaction. */
+static bool
+hilo_created_here(Oid relid)
+{
+	Relation	rel = relation_open(relid, NoLock);	/* locked by our caller */
+	bool		here = rel->rd_createSubid != InvalidSubTransactionId;
+
+	relation_close(rel, NoLock);
+	return here;
+}
+
+void
+hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode)
+{
+	LOCKTAG		tag;
+	bool		seq_new;
+
+	/* As nextval(): waits for an ALTER SEQUENCE of another transaction. */
+	LockRelationOid(key->seqid, RowExclusiveLock);
+	hilo_require_drawable_seq(key->seqid, key->relid);
+	seq_new = hilo_created_here(key->seqid);
+	/*
+	 * A key made in this transaction for a table that was not: a ROLLBACK
+	 * takes the key away but leaves the table, whose next key would hand
+	 * out again what this transaction handed out.  (A table created here
+	 * goes with it, as its serial's sequence would.)
+	 */
+	if (seq_new && !hilo_created_here(key->relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("cannot draw from the Hi/Lo key of table %s in the transaction that made it",
+						hilo_relname(key->relid)),
+				 errdetail("A ROLLBACK would remove the key but keep the table: its next key would hand out these ids again."),
+				 errhint("Commit the ALTER TABLE that made the key first.")));
+	/*
+	 * A change of the key (it holds the draw lock exclusively to its end)
+	 * or an ALTER SEQUENCE of its sequence in this transaction: a ROLLBACK
+	 * restores the old formula or sequence, under which ids drawn now could
+	 * come again.  Only where the whole key goes with a ROLLBACK (made in
+	 * this transaction, no subtransaction open) is that moot.
+	 */
+	SET_LOCKTAG_OBJECT(tag, MyDatabaseId, RelationRelationId, key->seqid, 1);
+	if ((idgen_lock_held_by_me(&tag, ExclusiveLock) ||
+		 hilo_rel_lock_held(key->seqid, ShareRowExclusiveLock) ||
+		 hilo_rel_lock_held(key->seqid, AccessExclusiveLock)) &&
+		!(seq_new && GetCurrentTransactionNestLevel() == 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("cannot draw from the Hi/Lo key of table %s in the transaction that changed it",
+						hilo_relname(key->relid)),
+				 errdetail("A ROLLBACK would restore the key as it was, under which these ids could be handed out again."),
+				 errhint("Commit the change of the key (or of its sequence) first.")));
+	hilo_draw_lock(key->seqid, draw_mode);
 }
 
 /* At most this many values are drawn one by one for one run. */
 static const int kHiloMaxSingleDraws = 10000;
 
-/* Makes nextval() of seqid return next_v next (privileged SPI). */
-static void
-hilo_move_seq(Oid seqid, int64 next_v)
-{
-	HiloPrivState st;
-
-	hilo_priv_enter(&st);
-	hilo_seq_set_next(seqid, next_v);
-	hilo_priv_leave(&st);
-}
-
 void
-hilo_take_run(Oid relid, const HiloKeyRow *row, int64 need, bool alone, HiloRun *run)
+hilo_take_run(const HiloKey *key, int64 need, HiloRun *run)
 {
-	Oid			seqid = row->seqid;
-	int64		size = hilo_row_size(row);
-	int64		inc = row->increment;
-	bool		adjacent = idgen::hilo_values_adjacent(row->strategy, size, inc);
+	Oid			seqid = key->seqid;
+	int64		size = hilo_key_size(key);
+	int64		inc = key->increment;
+	bool		adjacent = idgen::hilo_values_adjacent(key->strategy, size, inc);
+	bool		alone = false;
+	bool		locked_seq = false;
 	int64		blocks = 0;
 	int			draws = 0;
 
 	run->ids.next = 1;
 	run->ids.last = 0;
-	run->first_v = run->last_v = 0;
+	/*
+	 * More than one block: nobody else draws meanwhile from an own sequence
+	 * (every draw takes the draw lock, held exclusively by our caller); an
+	 * application's sequence only while locked as ALTER SEQUENCE locks it,
+	 * granted at once or not at all.  Then the rest of the run is one
+	 * setval() past its first value; else values one by one.
+	 */
+	if (need > 1)
+	{
+		alone = key->own || (locked_seq = ConditionalLockRelationOid(seqid, ShareRowExclusiveLock));
+		/* setval() as the sequence's owner: what a bound key's caller may not do itself. */
+		if (!key->own && alone && pg_class_aclcheck(seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
+			alone = false;
+	}
 	for (int attempt = 0;; attempt++)
 	{
 		int64		v;
@@ -340,19 +379,18 @@ hilo_take_run(Oid relid, const HiloKeyRow *row, int64 need, bool alone, HiloRun 
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_IN_USE),
 					 errmsg("could not draw " INT64_FORMAT " consecutive blocks of the Hi/Lo key of table %s",
-							need, hilo_relname(relid)),
+							need, hilo_relname(key->relid)),
 					 errdetail("Its sequence %s is shared with writers that took values in between.",
 							   hilo_relname(seqid)),
 					 errhint("Ask for at most %lld ids (one block), or retry when fewer transactions hold the sequence.",
-							 (long long) idgen::hilo_ids_per_block(row->strategy, size))));
-		v = nextval_internal(seqid, false);
-		if (!hilo_block_checked(relid, seqid, row->strategy, v, size, attempt, &block))
+							 (long long) idgen::hilo_ids_per_block(key->strategy, size))));
+		v = nextval_internal(seqid, !key->own);
+		if (!hilo_block_checked(key, v, attempt, &block))
 			continue;
 		if (blocks == 0 || block.next != run->ids.last + 1)
 		{
 			/* A first block, or someone else took the values in between. */
 			run->ids = block;
-			run->first_v = v;
 			blocks = 1;
 		}
 		else
@@ -360,22 +398,21 @@ hilo_take_run(Oid relid, const HiloKeyRow *row, int64 need, bool alone, HiloRun 
 			run->ids.last = block.last;
 			blocks++;
 		}
-		run->last_v = v;
 		attempt = -1;
-		hilo_check_node_end(relid, row, &run->ids);
+		hilo_check_node_range(key, &run->ids);
 		if (blocks >= need)
-			return;
+			break;
 		if (!adjacent)
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("the Hi/Lo key of table %s cannot give more than one block at once", hilo_relname(relid)),
+					 errmsg("the Hi/Lo key of table %s cannot give more than one block at once",
+							hilo_relname(key->relid)),
 					 errdetail("With INCREMENT " INT64_FORMAT " its sequence %s leaves ids between consecutive blocks.",
 							   inc, hilo_relname(seqid)),
 					 errhint("Ask for at most %lld ids.",
-							 (long long) idgen::hilo_ids_per_block(row->strategy, size))));
+							 (long long) idgen::hilo_ids_per_block(key->strategy, size))));
 		if (alone)
 		{
-			/* The rest in one step: nobody else draws, the values are ours. */
 			int64		to_v;
 			int64		next_v;
 
@@ -383,254 +420,193 @@ hilo_take_run(Oid relid, const HiloKeyRow *row, int64 need, bool alone, HiloRun 
 				pg_add_s64_overflow(v, to_v, &to_v) || pg_add_s64_overflow(to_v, inc, &next_v))
 				ereport(ERROR,
 						(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-						 errmsg("Hi/Lo key of table %s is exhausted", hilo_relname(relid)),
+						 errmsg("Hi/Lo key of table %s is exhausted", hilo_relname(key->relid)),
 						 errdetail(INT64_FORMAT " blocks would pass the end of the sequence's bigint range.", need),
 						 errhint("Ask for fewer ids.")));
-			(void) hilo_block_checked(relid, seqid, row->strategy, to_v, size, 2, &block);
-			hilo_check_node_end(relid, row, &block);
+			(void) hilo_block_checked(key, to_v, 2, &block);
+			hilo_check_node_range(key, &block);
 #ifdef IDGEN_TEST_HOOKS
 			/* Between the run's first value and the setval() past the rest. */
 			hilo_test_wait(idgen_test_wait_before_run_jump);
 #endif
-			hilo_move_seq(seqid, next_v);
+			hilo_seq_move_to(seqid, next_v);
 			run->ids.last = block.last;
-			run->last_v = to_v;
-			return;
+			break;
 		}
 	}
+	if (locked_seq)
+		UnlockRelationOid(seqid, ShareRowExclusiveLock);	/* setval() is not transactional */
 }
 
 /*
- * Draws the next block of relid's key from its sequence into e.  Returns
- * false if the key changed underneath (entry erased; the caller starts
- * over).
+ * Draws the next block (or adaptive run of blocks) of key into e.  The key
+ * was read with its table locked, so it is the one every draw uses now.
  */
-static bool
-hilo_draw(Oid relid, HiloEntry *e)
+static void
+hilo_draw(const HiloKey *key, HiloEntry *e)
 {
-	Oid			seqid = e->seqid;
-
-	/*
-	 * The sequence lock nextval() takes anyway (to the end of the
-	 * transaction), before reading the row: it waits for an ALTER SEQUENCE,
-	 * and for a change of a key whose sequence others draw from too.  Then
-	 * the key lock, held only while we draw: once we hold it, no change of
-	 * the key is in progress, and rereading the row with the latest
-	 * snapshot gives the block size every other draw uses.  Reading it
-	 * here, once per block, rather than trusting invalidations to have
-	 * arrived in the right order, keeps the argument simple.  A change
-	 * waits for the draw to finish; it then moves the sequence past the
-	 * value drawn (hilo_set_max_lo_sql), so the block stays unique.
-	 */
-	HiloKeyRow	row;
 	int64		need = 1;
 	int64		want = 0;
 	int64		now_ms = 0;
 	LOCKMODE	mode;
-
-	/* A key bound to a hi table row: one block per advance of the row. */
-	if (!OidIsValid(seqid))
-	{
-		if (!hilo_orm_draw(relid, e->strategy, e->size, &e->block))
-		{
-			hilo_cache->erase(relid);
-			return false;
-		}
-		e->draws++;
-		return true;
-	}
+	HiloRun		run;
 
 	/*
 	 * An adaptive key: how many blocks this backend takes now (the core's
 	 * rule, hilo_adapt_range, on the ids it took last time and how long they
-	 * lasted).  More than one block is a run, drawn with the key lock held
-	 * exclusively, as hilo_reserve draws a range.
+	 * lasted).  More than one block is a run, drawn with the draw lock
+	 * held exclusively, as hilo_reserve draws a range.
 	 */
-	if (e->adaptive)
+	if (key->adaptive)
 	{
-		int64		per = idgen::hilo_ids_per_block(e->strategy, e->size);
+		int64		per = idgen::hilo_ids_per_block(key->strategy, hilo_key_size(key));
 
 		now_ms = GetCurrentTimestamp() / 1000;
 		want = idgen::hilo_adapt_range(e->adapt_size, e->adapt_size > 0 ? now_ms - e->adapt_at_ms : 0);
 		if (per > 0)
 			need = (want + per - 1) / per;
+		e->adapt_size = want;
+		e->adapt_at_ms = now_ms;
 	}
+	if (key->hi_table != nullptr)
+		hilo_orm_check(key);
 	mode = need > 1 ? ExclusiveLock : ShareLock;
-
-	if (!hilo_lock_seq_for_draw(seqid))
-	{
-		hilo_cache->erase(relid);
-		return false;
-	}
-	hilo_lock_key(relid, mode);
-	if (!hilo_refresh(relid, e, &row))
-	{
-		hilo_unlock_key(relid, mode);
-		return false;
-	}
+	hilo_lock_for_draw(key, mode);
+	hilo_take_run(key, need, &run);
+	hilo_draw_unlock(key->seqid, mode);
+	hilo_draw_durable(key->seqid);
+	e->block = run.ids;
 	e->draws++;
-	/* The row may have changed (its block size): count the run in its blocks. */
-	if (need > 1)
-	{
-		int64		per = idgen::hilo_ids_per_block(row.strategy, hilo_row_size(&row));
-
-		need = row.adaptive && per > 0 ? (want + per - 1) / per : 1;
-	}
-	if (need > 1)
-	{
-		bool		alone = row.own_seq || ConditionalLockRelationOid(seqid, ShareRowExclusiveLock);
-		HiloRun		run;
-
-		hilo_take_run(relid, &row, need, alone, &run);
-		hilo_draw_durable(seqid);
-		if (alone && !row.own_seq)
-			UnlockRelationOid(seqid, ShareRowExclusiveLock);	/* setval() is not transactional */
-		e->block = run.ids;
-		e->adapt_size = want;
-		e->adapt_at_ms = now_ms;
-		hilo_unlock_key(relid, mode);
-		return true;
-	}
-	if (e->adaptive)
-	{
-		e->adapt_size = want;
-		e->adapt_at_ms = now_ms;
-	}
-
-	for (int attempt = 0;; attempt++)
-	{
-		int64		v = nextval_internal(seqid, false);
-		HiloBlock	block;
-
-		hilo_draw_durable(seqid);
-		if (!hilo_block_checked(relid, seqid, e->strategy, v, e->size, attempt, &block))
-			continue;			/* a block below 1: draw again */
-		hilo_check_node_end(relid, &row, &block);
-		e->block = block;
-		hilo_unlock_key(relid, mode);
-		return true;
-	}
 }
 
 /*
- * Reads relid's key row into row; on a first use, or for a key to repair
- * (hilo/repair.cpp), has the key worker create it first, then reads what
- * the worker committed, which a draw (under the sequence's lock) needs to
- * know first.  The caller checked the table and the privilege.
+ * Everything but the fast path: first use, a stale entry, a used-up block.
+ * seqid: the sequence the call names (the full form), else InvalidOid.
  */
-void
-hilo_ensure_key(Oid relid, HiloKeyRow *row)
-{
-	bool		ready;
-
-	if (hilo_read_key(relid, row, true) && !hilo_key_needs_repair(relid, row))
-		return;
-	/* Others using the key for the first time wait here, then find it made. */
-	hilo_lock_key_maker(relid);
-	ready = hilo_read_key(relid, row, true) && !hilo_key_needs_repair(relid, row);
-	if (!ready)
-		hilo_create_key(relid, idgen_hilo_max_lo);
-	hilo_unlock_key_maker(relid);
-	if (ready)
-		return;
-	if (!hilo_read_key(relid, row) || hilo_key_needs_repair(relid, row, false))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("could not create the Hi/Lo key of table %s", hilo_relname(relid)),
-				 errdetail("The background worker creating it failed or the table was dropped."),
-				 errhint("The server log has the worker's error.")));
-}
-
-/* Everything but the fast path: first use, a stale entry, a used-up block. */
 static int64
-hilo_next_slow(Oid relid)
+hilo_next_slow(Oid relid, Oid seqid)
 {
 	Oid			role = GetUserId();
 
 	/* A standby has no cache to fill: say why before anything else. */
 	hilo_refuse_in_recovery();
-	hilo_ensure_cache();
+	if (hilo_cache == nullptr)
+		hilo_cache = idgen_guard([] { return new HiloCache(); });
 	for (;;)
 	{
 		HiloEntry  *e = hilo_cache->find(relid);
+		HiloKey		key;
 		int64_t		id;
 
-		if (e == nullptr)
+		if (e == nullptr || e->stale || e->checked_role != role ||
+			(OidIsValid(seqid) && seqid != e->seqid))
 		{
-			HiloKeyRow	row;
 			uint64		seen = hilo_inval_count;
-
-			idgen::HiloStrategy orm_strategy;
-			int64		orm_size;
-			bool		found;
-			bool		orm;
 
 			hilo_checking = relid;
 			hilo_check_table(relid, false);
-			/* A key bound to a hi table row has no row in hilo_key (hilo/orm.cpp). */
-			found = hilo_read_key(relid, &row, true);
-			orm = !found && hilo_orm_bound(relid, &orm_strategy, &orm_size);
-			/* The row read once on the common path; first uses and repairs read again. */
-			if (!orm && (!found || hilo_key_needs_repair(relid, &row)))
-				hilo_ensure_key(relid, &row);
-			e = idgen_guard([&] { return hilo_cache->insert(relid); });
-			e->seqid = orm ? InvalidOid : row.seqid;
-			e->strategy = orm ? orm_strategy : row.strategy;
-			e->adaptive = orm ? false : row.adaptive;
-			e->size = orm ? orm_size : hilo_row_size(&row);
+			hilo_require_key(relid, &key);
+			if (OidIsValid(seqid) && seqid != key.seqid)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("sequence %s is not the Hi/Lo key of table %s", hilo_relname(seqid),
+								hilo_relname(relid)),
+						 errdetail("The key of %s draws from %s.", hilo_relname(relid), hilo_relname(key.seqid)),
+						 errhint("A default copied from another table: write hilo_next('%s'), which follows that table's key.",
+								 hilo_relname(relid))));
+			if (!key.own && pg_class_aclcheck(key.seqid, role, ACL_USAGE | ACL_UPDATE) != ACLCHECK_OK)
+				ereport(ERROR,
+						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+						 errmsg("permission denied for sequence %s", hilo_relname(key.seqid)),
+						 errdetail("The Hi/Lo key of table %s is bound to the application's sequence %s.",
+								   hilo_relname(relid), hilo_relname(key.seqid)),
+						 errhint("GRANT USAGE ON SEQUENCE %s to the role that inserts, as for DEFAULT nextval().",
+								 hilo_relname(key.seqid))));
+			if (e != nullptr && e->seqid != key.seqid)
+			{
+				hilo_cache->erase(relid);	/* another sequence: its block is not this key's */
+				e = nullptr;
+			}
+			if (e == nullptr)
+				e = idgen_guard([&] { return hilo_cache->insert(relid); });
+			e->seqid = key.seqid;
+			e->strategy = key.strategy;
+			e->size = hilo_key_size(&key);
+			e->adaptive = key.adaptive;
 			e->stale = false;
-			e->checked_role = seen == hilo_inval_count ? role : InvalidOid;
-		}
-		else if (e->stale || e->checked_role != role)
-		{
-			uint64		seen = hilo_inval_count;
-
-			hilo_checking = relid;
-			hilo_check_table(relid, false);
-			if (e->stale && !hilo_refresh(relid, e))
-				continue;
 			/* Something changed while we checked: check again. */
 			if (seen != hilo_inval_count)
 				continue;
 			e->checked_role = role;
 		}
-
-		if (e->block.next > e->block.last && !hilo_draw(relid, e))
-			continue;
 		if (idgen::hilo_take(&e->block, &id))
 			return id;
+		hilo_require_key(relid, &key);
+		if (key.seqid != e->seqid)
+		{
+			e->stale = true;	/* the key moved meanwhile: load it again */
+			continue;
+		}
+		hilo_draw(&key, e);
 	}
 }
 
+/* The fast path: a hash lookup and an increment, no lock, no catalog. */
+static inline bool
+hilo_next_fast(Oid relid, Oid seqid, int64 *id)
+{
+	HiloEntry  *e;
+
+	if (unlikely(hilo_cache == nullptr))
+		return false;
+	e = hilo_cache->find(relid);
+	return e != nullptr && !e->stale && e->checked_role == GetUserId() &&
+		(!OidIsValid(seqid) || e->seqid == seqid) && idgen::hilo_take(&e->block, id);
+}
+
 /*
- * hilo_next(tbl regclass): the next id of tbl's key.  The fast path is a
- * hash lookup and an increment: no table, sequence, lock or syscache.  The
- * lookup and the fields are noexcept plain data, so no guard is needed here.
+ * hilo_next(tbl regclass): the next id of tbl's key, as tbl's default
+ * states it.  What users write; a table's own default in this form becomes
+ * the full form when its owner's DDL sets it (hilo/ddl.cpp).
  */
 IDGEN_FUNCTION(hilo_next)
 {
 	Oid			relid;
-	HiloEntry  *e;
+	int64		id;
 
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next('orders').");
 	relid = PG_GETARG_OID(0);
-	if (likely(hilo_cache != nullptr))
-	{
-		int64_t		id;
+	if (likely(hilo_next_fast(relid, InvalidOid, &id)))
+		PG_RETURN_INT64(id);
+	PG_RETURN_INT64(hilo_next_slow(relid, InvalidOid));
+}
 
-		e = hilo_cache->find(relid);
-		if (likely(e != nullptr && !e->stale && e->checked_role == GetUserId() &&
-				   idgen::hilo_take(&e->block, &id)))
-			PG_RETURN_INT64(id);
-	}
-	PG_RETURN_INT64(hilo_next_slow(relid));
+/*
+ * hilo_next(tbl, seq, strategy, max_lo, adaptive, hi_table): the key's
+ * full form, as the table's default holds it.  Draws as the table's
+ * default states the key, after checking that seq is its sequence; the
+ * other arguments are there for pg_dump and \d.
+ */
+IDGEN_FUNCTION(hilo_next_key)
+{
+	Oid			relid;
+	Oid			seqid;
+	int64		id;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next('orders').");
+	relid = PG_GETARG_OID(0);
+	seqid = PG_GETARG_OID(1);
+	if (likely(hilo_next_fast(relid, seqid, &id)))
+		PG_RETURN_INT64(id);
+	PG_RETURN_INT64(hilo_next_slow(relid, seqid));
 }
 
 /*
  * hilo_backend_draws(tbl regclass): how many times this backend drew a
- * block (or a run of blocks, for an adaptive key) of tbl's key since it
- * last (re)loaded it; 0 if it never did.  What the benchmark counts.
+ * block (or a run of blocks) of tbl's key since it first loaded it; what
+ * the benchmark counts.
  */
 IDGEN_FUNCTION(hilo_backend_draws)
 {
@@ -643,7 +619,6 @@ IDGEN_FUNCTION(hilo_backend_draws)
  * Invalidation
  * --------------------------------------------------------------------- */
 
-/* Relcache invalidation of relid (InvalidOid: all): entries go stale. */
 void
 idgen_hilo_relcache(Oid relid)
 {
@@ -651,15 +626,12 @@ idgen_hilo_relcache(Oid relid)
 		hilo_inval_count++;
 	if (hilo_cache != nullptr)
 		hilo_cache->mark_stale(relid);
-	hilo_catalog_relcache(relid);
 }
 
 /*
- * A role or a role membership changed (ALTER ROLE ... NOSUPERUSER, GRANT or
- * REVOKE role ...): no relcache invalidation tells the tables, yet any
- * role's INSERT privilege may have changed.  Every entry goes stale, so the
- * next call of every key checks again; such changes are rare, and the fast
- * path stays a lookup and an increment.
+ * A role or a role membership changed: no relcache invalidation tells the
+ * tables, yet any role's INSERT privilege may have changed.  Every entry
+ * goes stale; such changes are rare.
  */
 static void
 hilo_role_callback(Datum arg, idgen_syscache_id cacheid, uint32 hashvalue)
@@ -672,7 +644,6 @@ hilo_role_callback(Datum arg, idgen_syscache_id cacheid, uint32 hashvalue)
 void
 idgen_hilo_init(void)
 {
-	hilo_worker_shmem_init();
 	CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, hilo_role_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(AUTHOID, hilo_role_callback, (Datum) 0);
 }

@@ -1,0 +1,497 @@
+/*
+ * hilo/key.cpp: what a Hi/Lo key is.  A key is stated by the default of
+ * its table's column, hilo_next(table, sequence, strategy, max_lo,
+ * adaptive, hi_table) with constant arguments; this file reads it, checks
+ * what a draw needs, and moves a key's sequence as its owner.
+ */
+#include "pg/pg.hpp"
+#include "pg/compat.hpp"
+#include "pg/extension_owner.hpp"
+
+#include "pg/hilo/hilo.hpp"
+
+extern "C" {
+#include "access/htup_details.h"
+#include "access/relation.h"
+#include "access/xlog.h"
+#include "catalog/dependency.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_language.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_sequence.h"
+#include "commands/extension.h"
+#include "common/int.h"
+#include "executor/spi.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/primnodes.h"
+#include "storage/lmgr.h"
+#include "utils/acl.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/regproc.h"
+#include "utils/syscache.h"
+}
+
+using idgen::HiloStrategy;
+
+/* ---------------------------------------------------------------------
+ * Names and argument checks
+ * --------------------------------------------------------------------- */
+
+char *
+hilo_relname(Oid relid)
+{
+	return DatumGetCString(DirectFunctionCall1(regclassout, ObjectIdGetDatum(relid)));
+}
+
+char *
+hilo_quoted_name(Oid relid)
+{
+	char	   *nsp = get_namespace_name(get_rel_namespace(relid));
+	char	   *rel = get_rel_name(relid);
+
+	if (nsp == nullptr || rel == nullptr)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	return (char *) quote_qualified_identifier(nsp, rel);
+}
+
+void
+hilo_refuse_in_recovery(void)
+{
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("cannot draw Hi/Lo ids during recovery"),
+				 errdetail("Hi/Lo keys draw their hi values from sequences, which a hot standby cannot advance."),
+				 errhint("Generate ids on the primary (e.g. connect with target_session_attrs=read-write).")));
+}
+
+void
+hilo_null_argument(const char *what, const char *example)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			 errmsg("%s must not be NULL", what),
+			 errhint("%s", example)));
+}
+
+void
+hilo_check_max_lo(int32 max_lo)
+{
+	if (max_lo <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_lo must be greater than zero, not %d", max_lo),
+				 errhint("max_lo is the number of ids per block, e.g. 1000.")));
+}
+
+HiloStrategy
+hilo_strategy_arg(text *arg)
+{
+	char	   *s = text_to_cstring(arg);
+	HiloStrategy strategy;
+
+	if (!idgen::hilo_parse_strategy(s, &strategy))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown Hi/Lo strategy \"%s\"", s),
+				 errhint("Use one of: %s.", idgen::hilo_strategy_list)));
+	return strategy;
+}
+
+void
+hilo_check_table(Oid relid, bool need_owner)
+{
+	char		kind = get_rel_relkind(relid);
+
+	if (kind == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid),
+				 errhint("Pass the table by name, e.g. hilo_next('orders').")));
+	if (kind != RELKIND_RELATION && kind != RELKIND_PARTITIONED_TABLE &&
+		kind != RELKIND_FOREIGN_TABLE)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a table", get_rel_name(relid)),
+				 errdetail("Hi/Lo keys belong to tables; views, sequences, indexes and other relations have none."),
+				 errhint("Pass the table whose rows the ids are for.")));
+	if (get_rel_persistence(relid) == RELPERSISTENCE_TEMP)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("temporary table \"%s\" cannot have a Hi/Lo key", get_rel_name(relid)),
+				 errdetail("A key outlives its session; a temporary table does not."),
+				 errhint("Use an identity column or a sequence for temporary tables.")));
+	if (need_owner)
+	{
+		if (!idgen_rel_ownercheck(relid, GetUserId()))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("must be owner of table %s", hilo_relname(relid)),
+					 errhint("Only the owner of a table may make, change or bind its Hi/Lo key.")));
+	}
+	else if (pg_class_aclcheck(relid, GetUserId(), ACL_INSERT) != ACLCHECK_OK &&
+			 pg_attribute_aclcheck_all(relid, GetUserId(), ACL_INSERT, ACLMASK_ANY) != ACLCHECK_OK)
+		/* INSERT on any column will do: the DEFAULT fires for the others. */
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for table %s", hilo_relname(relid)),
+				 errdetail("hilo_next() hands out a table's ids only to roles that may INSERT into it."),
+				 errhint("GRANT INSERT ON %s TO the role that generates the ids.", hilo_relname(relid))));
+}
+
+int64
+hilo_seq_increment(Oid seqid, int64 *min)
+{
+	HeapTuple	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
+	int64		inc;
+
+	if (!HeapTupleIsValid(tup))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("sequence with OID %u does not exist", seqid)));
+	inc = ((Form_pg_sequence) GETSTRUCT(tup))->seqincrement;
+	if (min != nullptr)
+		*min = ((Form_pg_sequence) GETSTRUCT(tup))->seqmin;
+	ReleaseSysCache(tup);
+	return inc;
+}
+
+void
+hilo_require_drawable_seq(Oid seqid, Oid relid)
+{
+	char		persistence = get_rel_persistence(seqid);
+	HeapTuple	tup;
+	bool		cycles = false;
+
+	if (get_rel_relkind(seqid) != RELKIND_SEQUENCE)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a sequence", get_rel_name(seqid) ? get_rel_name(seqid) : "?"),
+				 errhint("Pass the sequence the application draws its hi values from.")));
+	if (persistence == RELPERSISTENCE_TEMP ||
+		(persistence == RELPERSISTENCE_UNLOGGED && get_rel_persistence(relid) != RELPERSISTENCE_UNLOGGED))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("sequence %s is %s", hilo_relname(seqid),
+						persistence == RELPERSISTENCE_TEMP ? "temporary" : "unlogged"),
+				 errdetail("A crash resets an unlogged sequence and a temporary one ends with its session: "
+						   "the Hi/Lo key of a logged table would hand out its ids again."),
+				 errhint("Use a permanent sequence; ALTER SEQUENCE ... SET LOGGED makes an unlogged one permanent.")));
+	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
+	if (HeapTupleIsValid(tup))
+	{
+		cycles = ((Form_pg_sequence) GETSTRUCT(tup))->seqcycle;
+		ReleaseSysCache(tup);
+	}
+	if (cycles)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("sequence %s is CYCLE", hilo_relname(seqid)),
+				 errdetail("After it wraps around it gives its values again: the Hi/Lo key would hand out its blocks again."),
+				 errhint("ALTER SEQUENCE %s NO CYCLE.", hilo_relname(seqid))));
+}
+
+/* ---------------------------------------------------------------------
+ * Reading a key from a default
+ * --------------------------------------------------------------------- */
+
+/*
+ * The C symbol of funcid if it is a C function of this library, else
+ * nullptr.  Only a superuser can create a C function, so no other role can
+ * make a default or a trigger look like ours.
+ */
+const char *
+hilo_c_symbol(Oid funcid)
+{
+	HeapTuple	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
+	const char *symbol = nullptr;
+
+	if (!HeapTupleIsValid(tup))
+		return nullptr;
+	if (((Form_pg_proc) GETSTRUCT(tup))->prolang == ClanguageId)
+	{
+		bool		isnull;
+		Datum		src = SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_prosrc, &isnull);
+		Datum		bin = isnull ? (Datum) 0 : SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_probin, &isnull);
+
+		if (!isnull && strstr(TextDatumGetCString(bin), "id_gen") != nullptr)
+			symbol = TextDatumGetCString(src);
+	}
+	ReleaseSysCache(tup);
+	return symbol;
+}
+
+/* The i-th argument of fe if it is a Const: its value and nullness. */
+static bool
+hilo_const_arg(FuncExpr *fe, int i, Datum *value, bool *isnull)
+{
+	Node	   *arg = strip_implicit_coercions((Node *) list_nth(fe->args, i));
+
+	if (!IsA(arg, Const))
+		return false;
+	*value = ((Const *) arg)->constvalue;
+	*isnull = ((Const *) arg)->constisnull;
+	return true;
+}
+
+HiloForm
+hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp)
+{
+	FuncExpr   *fe;
+	HiloForm	form;
+	const char *symbol;
+	Datum		v[6];
+	bool		n[6];
+	bool		is_text;
+
+	if (textp != nullptr)
+		*textp = false;
+	expr = strip_implicit_coercions(expr);
+	if (expr == nullptr || !IsA(expr, FuncExpr))
+		return HiloForm::none;
+	fe = (FuncExpr *) expr;
+	symbol = hilo_c_symbol(fe->funcid);
+	if (symbol == nullptr)
+		return HiloForm::none;
+	if (strcmp(symbol, "hilo_next") == 0 || strcmp(symbol, "hilo_next_text") == 0)
+		form = HiloForm::short_form;
+	else if (strcmp(symbol, "hilo_next_key") == 0 || strcmp(symbol, "hilo_text_id") == 0)
+		form = HiloForm::full_form;
+	else
+		return HiloForm::none;
+	is_text = strstr(symbol, "text") != nullptr;
+	if (textp != nullptr)
+		*textp = is_text;
+	if (form == HiloForm::full_form && is_text)
+	{
+		/* hilo_next_text(tbl, <the full form>): the key is the inner call. */
+		if (list_length(fe->args) != 2 ||
+			hilo_parse_default((Node *) lsecond(fe->args), relid, key, nullptr) != HiloForm::full_form)
+			return HiloForm::none;
+		return form;
+	}
+	for (int i = 0; i < list_length(fe->args) && i < 6; i++)
+	{
+		if (!hilo_const_arg(fe, i, &v[i], &n[i]))
+			return HiloForm::none;
+	}
+	if (form == HiloForm::short_form)
+	{
+		if (list_length(fe->args) != 1 || n[0])
+			return HiloForm::none;
+		*relid = DatumGetObjectId(v[0]);
+		return form;
+	}
+	if (list_length(fe->args) != 6 || n[0] || n[1] || n[2] || n[4])
+		return HiloForm::none;
+	memset(key, 0, sizeof(*key));
+	key->relid = DatumGetObjectId(v[0]);
+	key->seqid = DatumGetObjectId(v[1]);
+	if (!idgen::hilo_parse_strategy(TextDatumGetCString(v[2]), &key->strategy))
+		return HiloForm::none;
+	key->max_lo = n[3] ? 0 : DatumGetInt32(v[3]);
+	key->adaptive = DatumGetBool(v[4]);
+	key->hi_table = n[5] ? nullptr : TextDatumGetCString(v[5]);
+	*relid = key->relid;
+	return form;
+}
+
+bool
+hilo_table_key(Oid relid, HiloKey *key)
+{
+	Relation	rel = try_relation_open(relid, AccessShareLock);
+	TupleConstr *constr;
+	bool		found = false;
+
+	if (rel == nullptr)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	constr = RelationGetDescr(rel)->constr;
+	for (int i = 0; constr != nullptr && i < constr->num_defval && !found; i++)
+	{
+		HiloKey		k;
+		Oid			named;
+
+		if (hilo_parse_default((Node *) stringToNode(constr->defval[i].adbin), &named, &k) ==
+			HiloForm::full_form && named == relid &&
+			(!found || constr->defval[i].adnum < key->attnum))
+		{
+			*key = k;
+			key->attnum = constr->defval[i].adnum;
+			found = true;
+		}
+	}
+	relation_close(rel, NoLock);
+	if (found)
+	{
+		Oid			owner_rel;
+		int32		owner_col;
+
+		if (get_rel_relkind(key->seqid) != RELKIND_SEQUENCE)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("the Hi/Lo key of table %s names no sequence", hilo_relname(relid))));
+		key->increment = hilo_seq_increment(key->seqid);
+		key->own = sequenceIsOwned(key->seqid, DEPENDENCY_AUTO, &owner_rel, &owner_col) &&
+			owner_rel == relid;
+	}
+	return found;
+}
+
+void
+hilo_require_key(Oid relid, HiloKey *key)
+{
+	if (!hilo_table_key(relid, key))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table %s has no Hi/Lo key", hilo_relname(relid)),
+				 errdetail("A key is made by the table owner's CREATE TABLE or ALTER TABLE that sets "
+						   "DEFAULT hilo_next('%s') on one of its columns (an event trigger of id_gen); "
+						   "it is never made by a draw.", hilo_relname(relid)),
+				 errhint("As the table's owner: ALTER TABLE %s ALTER COLUMN <column> SET DEFAULT hilo_next('%s'), "
+						 "or, where event triggers do not run, SELECT hilo_create_key('%s', '<column>').",
+						 hilo_relname(relid), hilo_relname(relid), hilo_relname(relid))));
+}
+
+char *
+hilo_key_expression(const HiloKey *key)
+{
+	Oid			nsp = idgen_extension_schema();
+	char		max_lo[16] = "NULL";
+
+	if (key->max_lo > 0)
+		snprintf(max_lo, sizeof(max_lo), "%d", (int) key->max_lo);
+	return psprintf("%s.hilo_next(%s::pg_catalog.regclass, %s::pg_catalog.regclass, %s::pg_catalog.text, "
+					"%s::pg_catalog.int4, %s, %s::pg_catalog.text)",
+					quote_identifier(get_namespace_name(nsp)),
+					quote_literal_cstr(hilo_quoted_name(key->relid)),
+					quote_literal_cstr(hilo_quoted_name(key->seqid)),
+					quote_literal_cstr(idgen::hilo_strategy_name(key->strategy)),
+					max_lo, key->adaptive ? "true" : "false",
+					key->hi_table ? quote_literal_cstr(key->hi_table) : "NULL");
+}
+
+/* ---------------------------------------------------------------------
+ * SQL as the table's owner, and the sequence
+ * --------------------------------------------------------------------- */
+
+Oid
+hilo_rel_owner(Oid relid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tup))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
+void
+hilo_as_role_enter(HiloAsRole *st, Oid role)
+{
+	GetUserIdAndSecContext(&st->saved_user, &st->saved_sec);
+	SetUserIdAndSecContext(role, st->saved_sec | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	st->nest_level = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+}
+
+void
+hilo_as_role_leave(HiloAsRole *st)
+{
+	SPI_finish();
+	AtEOXact_GUC(true, st->nest_level);
+	SetUserIdAndSecContext(st->saved_user, st->saved_sec);
+}
+
+void
+hilo_spi(const char *sql, int expect)
+{
+	int			rc = SPI_execute(sql, false, 0);
+
+	if (rc != expect)
+		elog(ERROR, "id_gen: SPI failed (%d) running: %s", rc, sql);
+}
+
+int64
+hilo_seq_next_value(Oid seqid, bool *called)
+{
+	HiloAsRole	st;
+	int64		last_value;
+	int64		next_v;
+	bool		is_called;
+	bool		isnull;
+
+	hilo_as_role_enter(&st, hilo_rel_owner(seqid));
+	hilo_spi(psprintf("SELECT last_value, is_called FROM %s", hilo_quoted_name(seqid)), SPI_OK_SELECT);
+	last_value = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	is_called = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	hilo_as_role_leave(&st);
+	if (called != nullptr)
+		*called = is_called;
+	if (!is_called)
+		return last_value;
+	if (pg_add_s64_overflow(last_value, hilo_seq_increment(seqid), &next_v))
+		return PG_INT64_MAX;
+	return next_v;
+}
+
+/*
+ * Left "called" at the value before next_v when the sequence's range
+ * allows, so that id_gen.hilo_keys shows where the key stands.  Never
+ * backwards: the caller computed next_v from hilo_seq_next_value under the
+ * draw lock.
+ */
+void
+hilo_seq_move_to(Oid seqid, int64 next_v)
+{
+	HiloAsRole	st;
+	int64		seqmin;
+	int64		inc = hilo_seq_increment(seqid, &seqmin);
+	int64		prev;
+	bool		called = !pg_sub_s64_overflow(next_v, inc, &prev) && prev >= seqmin;
+	HeapTuple	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
+	int64		seqmax = HeapTupleIsValid(tup) ? ((Form_pg_sequence) GETSTRUCT(tup))->seqmax : PG_INT64_MAX;
+
+	if (HeapTupleIsValid(tup))
+		ReleaseSysCache(tup);
+	if ((called ? prev : next_v) > seqmax)
+		ereport(ERROR,
+				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				 errmsg("sequence %s cannot move to " INT64_FORMAT ", past its MAXVALUE " INT64_FORMAT,
+						hilo_relname(seqid), next_v, seqmax),
+				 errdetail("Its next value must give a block above every id the Hi/Lo key gave."),
+				 errhint("Nothing was changed.  Use a sequence with room above the key's ids.")));
+
+	hilo_as_role_enter(&st, hilo_rel_owner(seqid));
+	hilo_spi(psprintf("SELECT pg_catalog.setval(%s::pg_catalog.regclass, " INT64_FORMAT ", %s)",
+					  quote_literal_cstr(hilo_quoted_name(seqid)), called ? prev : next_v,
+					  called ? "true" : "false"), SPI_OK_SELECT);
+	hilo_as_role_leave(&st);
+}
+
+void
+hilo_draw_lock(Oid seqid, LOCKMODE mode)
+{
+	LockDatabaseObject(RelationRelationId, seqid, 1, mode);
+}
+
+void
+hilo_draw_unlock(Oid seqid, LOCKMODE mode)
+{
+	UnlockDatabaseObject(RelationRelationId, seqid, 1, mode);
+}

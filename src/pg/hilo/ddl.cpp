@@ -347,9 +347,16 @@ IDGEN_FUNCTION(hilo_before_ddl)
 	{
 		if (((AlterTableCmd *) lfirst(lc))->subtype != AT_ColumnDefault)
 			continue;
-		/* The lock SET DEFAULT takes anyway, so that the key read is the one replaced. */
-		relid = RangeVarGetRelid(stmt->relation, AccessExclusiveLock, true);
-		if (OidIsValid(relid) && hilo_table_key(relid, &hilo_old_key.key))
+		/*
+		 * The lock SET DEFAULT takes anyway, so that the key read is the one
+		 * replaced; only for the table's owner, before whom ALTER TABLE
+		 * itself would refuse: another role must not queue a lock on it.
+		 */
+		relid = RangeVarGetRelid(stmt->relation, NoLock, true);
+		if (!OidIsValid(relid) || !idgen_rel_ownercheck(relid, GetUserId()))
+			break;
+		LockRelationOid(relid, AccessExclusiveLock);
+		if (hilo_table_key(relid, &hilo_old_key.key))
 			hilo_old_key.lxid = idgen_my_lxid();
 		break;
 	}

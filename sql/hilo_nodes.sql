@@ -73,6 +73,44 @@ SELECT hilo_bind('nodes_app', 'nodes_app_seq', 'pooled_lo', 1);
 \c
 INSERT INTO nodes_app SELECT FROM generate_series(1, 2) RETURNING id;
 
+-- A distributed table's key on a Citus worker, as Citus makes it there.
+-- First the key's sequence from the coordinator's definition, given this
+-- node's window of values ((group << 48) + 1 and 2^48 above: Citus does so
+-- to every bigint sequence a distributed table uses, and again whenever it
+-- finds other bounds); then the shards, with the table's DDL renamed,
+-- before the shell table exists; then the shell table, owning the sequence.
+CREATE SEQUENCE nodes_dist_id_seq AS bigint MINVALUE 0 START 0;
+ALTER SEQUENCE nodes_dist_id_seq START 562949953421313 MINVALUE 562949953421313
+  MAXVALUE 844424930131969 RESTART 562949953421313;
+CREATE TABLE nodes_dist_102008 (id bigint PRIMARY KEY DEFAULT hilo_next('public.nodes_dist'::regclass,
+  'public.nodes_dist_id_seq'::regclass, 'classic'::text, 10, true, NULL::text), n int);
+CREATE TABLE nodes_dist_102009 (id text DEFAULT hilo_next_text('public.nodes_dist'::regclass,
+  hilo_next('public.nodes_dist'::regclass, 'public.nodes_dist_id_seq'::regclass, 'classic'::text, 10, true, NULL::text)));
+-- The shard's default names the shell table by name, resolved at each call.
+SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'nodes_dist_102008'::regclass;
+CREATE TABLE nodes_dist (id bigint PRIMARY KEY DEFAULT hilo_next('public.nodes_dist'::regclass,
+  'public.nodes_dist_id_seq'::regclass, 'classic'::text, 10, true, NULL::text), n int);
+ALTER SEQUENCE nodes_dist_id_seq OWNED BY nodes_dist.id;
+-- The worker's key draws node 2's range from the window's start.
+INSERT INTO nodes_dist (n) VALUES (0) RETURNING id - (SELECT first_id FROM hilo_node_range(2)) AS into_range;
+INSERT INTO nodes_dist_102008 (n) SELECT g FROM generate_series(1, 12) g
+RETURNING id - (SELECT first_id FROM hilo_node_range(2)) AS into_range, hilo_node_of(id);
+INSERT INTO nodes_dist_102009 DEFAULT VALUES RETURNING split_part(id, '/', 1) AS text_id_of;
+-- A block size changed on the coordinator reaches the worker as ALTER
+-- TABLE ... SET DEFAULT: the worker's key moves above what it gave, in the
+-- window; Citus' bounds stay, and its next metadata sync leaves it alone.
+ALTER TABLE nodes_dist ALTER COLUMN id SET DEFAULT hilo_next('public.nodes_dist'::regclass,
+  'public.nodes_dist_id_seq'::regclass, 'classic'::text, 100, true, NULL::text);
+ALTER TABLE nodes_dist_102008 ALTER COLUMN id SET DEFAULT hilo_next('public.nodes_dist'::regclass,
+  'public.nodes_dist_id_seq'::regclass, 'classic'::text, 100, true, NULL::text);
+\c
+INSERT INTO nodes_dist_102008 (n) VALUES (13), (14) RETURNING hilo_node_of(id),
+  id > (SELECT max(id) FROM nodes_dist_102008 WHERE n <= 12) AS above_earlier;
+SELECT min_value = 562949953421313 AS window_kept FROM pg_sequences WHERE sequencename = 'nodes_dist_id_seq';
+SELECT hilo_node_of(hilo_set_floor('nodes_dist')) AS floor_in_node;
+SELECT count(*) AS ids, count(DISTINCT id) AS distinct_ids FROM nodes_dist_102008;
+DROP TABLE nodes_dist_102008, nodes_dist_102009, nodes_dist;
+
 SET allow_system_table_mods = on;
 DROP TABLE pg_catalog.pg_dist_local_group;
 RESET allow_system_table_mods;

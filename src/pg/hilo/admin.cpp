@@ -140,8 +140,9 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 		PG_RETURN_VOID();
 	hilo_hold_seq(key.seqid);
 	next = hilo_seq_next_value(key.seqid);
-	if (idgen::hilo_rebase(key.strategy, next, key.max_lo, max_lo, &v) != HiloStatus::ok)
+	if (idgen::hilo_rebase(key.strategy, next - key.seq_base, key.max_lo, max_lo, &v) != HiloStatus::ok)
 		hilo_cannot_move(&key);
+	v += key.seq_base;
 	key.max_lo = max_lo;
 	/*
 	 * A grow keeps the next hi, so the next block's ids grow by new/old; the
@@ -152,7 +153,7 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 		idgen::HiloNodeRange range = hilo_key_range(&key);
 		HiloBlock	block;
 
-		if (idgen::hilo_block(key.strategy, v > next ? v : next, hilo_key_size(&key), &block) == HiloStatus::ok &&
+		if (hilo_key_block(&key, v > next ? v : next, &block) == HiloStatus::ok &&
 			block.last > range.last)
 			ereport(ERROR,
 					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
@@ -249,6 +250,7 @@ IDGEN_FUNCTION(hilo_bind)
 	bound.increment = increment;
 	bound.own = false;
 	bound.hi_table = nullptr;
+	bound.seq_base = bound.id_base = 0;
 	if (key.seqid == seqid && key.strategy == strategy && hilo_key_size(&key) == hilo_key_size(&bound))
 		PG_RETURN_VOID();		/* bound just so already */
 	if (seqid != key.seqid)
@@ -259,7 +261,7 @@ IDGEN_FUNCTION(hilo_bind)
 	to_next = seqid == key.seqid ? next : hilo_seq_next_value(seqid);
 	/* A key never drawn from reserved nothing: the sequence stays where its application has it. */
 	v = to_next;
-	if (called && idgen::hilo_move(key.strategy, next, hilo_key_size(&key), strategy, to_next,
+	if (called && idgen::hilo_move(key.strategy, next - key.seq_base, hilo_key_size(&key), strategy, to_next,
 								   hilo_key_size(&bound), &v) != HiloStatus::ok)
 		hilo_cannot_move(&key);
 	(void) hilo_column_max(relid, key.attnum, hilo_key_range(&bound), &taken);
@@ -339,9 +341,9 @@ IDGEN_FUNCTION(hilo_set_floor)
 	if (key.hi_table != nullptr && v > next)
 		hilo_orm_repark(&key);
 	/* The first id of the next block (ids below 1 are skipped). */
-	for (int i = 0; i < 3 && idgen::hilo_block(key.strategy, v, hilo_key_size(&key), &block) == HiloStatus::below_one; i++)
+	for (int i = 0; i < 3 && hilo_key_block(&key, v, &block) == HiloStatus::below_one; i++)
 		v += key.increment;
-	if (idgen::hilo_block(key.strategy, v, hilo_key_size(&key), &block) != HiloStatus::ok)
+	if (hilo_key_block(&key, v, &block) != HiloStatus::ok)
 		PG_RETURN_INT64(1);
 	PG_RETURN_INT64(block.next);
 }

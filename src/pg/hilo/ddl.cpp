@@ -297,19 +297,20 @@ hilo_follow_hand_change(Oid relid)
 	LockRelationOid(Max(old.seqid, now.seqid), ShareRowExclusiveLock);
 	next = hilo_seq_next_value(old.seqid, &called);
 	to_next = now.seqid == old.seqid ? next : hilo_seq_next_value(now.seqid);
-	v = to_next;
-	if (called && idgen::hilo_move(old.strategy, next, hilo_key_size(&old), now.strategy, to_next,
-								   hilo_key_size(&now), &v) != idgen::HiloStatus::ok)
+	v = to_next - now.seq_base;
+	if (called && idgen::hilo_move(old.strategy, next - old.seq_base, hilo_key_size(&old), now.strategy,
+								   v, hilo_key_size(&now), &v) != idgen::HiloStatus::ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
 				 errmsg("cannot change the Hi/Lo key of table %s", hilo_relname(relid)),
 				 errdetail("Its next block would give ids above 9223372036854775807.")));
+	v += now.seq_base;
 	(void) hilo_column_max(relid, now.attnum, hilo_key_range(&now), &taken);
 	v = hilo_value_above(&now, taken, v);
 	{
 		idgen::HiloBlock block;
 
-		if (idgen::hilo_block(now.strategy, v, hilo_key_size(&now), &block) == idgen::HiloStatus::ok &&
+		if (hilo_key_block(&now, v, &block) == idgen::HiloStatus::ok &&
 			block.last > hilo_key_range(&now).last)
 			ereport(ERROR,
 					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),

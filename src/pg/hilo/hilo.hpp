@@ -13,6 +13,8 @@
  *                     hilo_set_floor(), hilo_set_adaptive(); the key list
  *   hilo/reserve.cpp  ranges for applications, readable ids
  *   hilo/orm.cpp      keys whose ORM reads its hi values from a hi table row
+ *   hilo/citus.cpp    a utility hook letting Citus create shards whose
+ *                     default names a shell table not created yet
  *
  * Where the state lives.  A key is what PostgreSQL already keeps: a
  * sequence, and a formula written in the default of the table's column,
@@ -77,6 +79,9 @@ extern "C" {
 /* From _PG_init: the invalidation callbacks of the backend's caches. */
 extern void idgen_hilo_init(void);
 
+/* hilo/citus.cpp: lets Citus create shards of tables with Hi/Lo defaults. */
+extern void idgen_hilo_citus_init(void);
+
 /* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
 extern void idgen_hilo_relcache(Oid relid);
 
@@ -96,6 +101,13 @@ struct HiloKey
 	char	   *hi_table;		/* an ORM's hi table (qualified name), or nullptr */
 	int64		increment;		/* the sequence's */
 	bool		own;			/* the sequence is OWNED BY a column of relid */
+	/*
+	 * 0, but on a Citus worker whose copy of the own sequence Citus set to
+	 * the node's window (hilo/citus.cpp): value v gives the ids of
+	 * v - seq_base, plus id_base.
+	 */
+	int64		seq_base;
+	int64		id_base;
 };
 
 /* The block size of a key: the core's rule (max_lo, or the increment). */
@@ -104,6 +116,12 @@ hilo_key_size(const HiloKey *k)
 {
 	return idgen::hilo_block_size(k->strategy, k->max_lo, k->increment);
 }
+
+/* Sets key->seq_base and id_base (hilo/citus.cpp). */
+extern void hilo_citus_window(HiloKey *key);
+
+/* The ids value v of key gives (core hilo_block, in key's window). */
+extern idgen::HiloStatus hilo_key_block(const HiloKey *key, int64 v, idgen::HiloBlock *block);
 
 /* funcid's C symbol if it is a C function of this library, else nullptr. */
 extern const char *hilo_c_symbol(Oid funcid);

@@ -1,0 +1,188 @@
+/*
+ * hilo/citus.cpp: Hi/Lo defaults on Citus shards.
+ *
+ * Citus creates a distributed or reference table's shards on the workers
+ * with the table's own DDL, renamed: CREATE TABLE public.t_102008 (...
+ * DEFAULT public.hilo_next('public.t'::regclass, 'public.t_id_seq'::regclass,
+ * ...)), and it does so before metadata sync creates the shell table
+ * public.t there.  The regclass literal is resolved when the statement is
+ * analysed, so create_distributed_table() failed with "relation public.t
+ * does not exist".  On a Citus node, for a CREATE TABLE of a shard name of
+ * the table a hilo_next()/hilo_next_text() default names (<name>_<digits>,
+ * same schema) while that table does not exist, this ProcessUtility hook
+ * turns the literal into 'public.t'::text::regclass, resolved at each call:
+ * the shard then draws from this node's key of the shell table.  Every
+ * other statement passes untouched.
+ *
+ * Citus also copies the key's sequence to every worker and, being bigint,
+ * gives each copy a window of its own: MINVALUE and RESTART at
+ * (group << 48) + 1, MAXVALUE 2^48 above (worker_apply_sequence_command),
+ * restarting it there whenever it finds other bounds (metadata sync of a
+ * node).  Block v of that window would give ids far past the node's range.
+ * A worker's key whose sequence has exactly this node's window therefore
+ * counts from the window's start into the node's range, as a key made on
+ * this node counts from its sequence's start: value v gives the ids of
+ * v - window start, shifted to the range's start (hilo_citus_window).  The
+ * window's bounds stay as Citus set them, so it never restarts the
+ * sequence; a window belongs to one group, so no two nodes share one.
+ */
+#include "pg/pg.hpp"
+
+#include "pg/compat.hpp"
+#include "pg/hilo/hilo.hpp"
+#include "pg/node_identity.hpp"
+
+extern "C" {
+#include "access/xact.h"
+#include "catalog/pg_sequence.h"
+#include "catalog/namespace.h"
+#include "nodes/makefuncs.h"
+#include "nodes/parsenodes.h"
+#include "tcop/utility.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+}
+
+#include <cctype>
+#include <cstring>
+
+static ProcessUtility_hook_type prev_process_utility = nullptr;
+
+/* Whether name is base, '_' and one or more digits. */
+static bool
+hilo_is_shard_name(const char *name, const char *base)
+{
+	size_t		n = strlen(base);
+
+	if (strncmp(name, base, n) != 0 || name[n] != '_' || name[n + 1] == '\0')
+		return false;
+	for (const char *p = name + n + 1; *p; p++)
+		if (!isdigit((unsigned char) *p))
+			return false;
+	return true;
+}
+
+/*
+ * Rewrites the table argument of expr, a hilo_next() or hilo_next_text()
+ * call (that of the full form nested in hilo_next_text too), if it names a
+ * missing table of which stmt creates a shard.
+ */
+static void
+hilo_rewrite_default(Node *expr, const CreateStmt *stmt)
+{
+	FuncCall   *fc = (FuncCall *) expr;
+	const char *fname;
+	TypeCast   *tc;
+	A_Const    *con;
+	RangeVar   *named;
+	char	   *nsp;
+
+	if (expr == nullptr || !IsA(expr, FuncCall) || fc->args == NIL)
+		return;
+	fname = strVal(llast(fc->funcname));
+	if (strcmp(fname, "hilo_next") != 0 && strcmp(fname, "hilo_next_text") != 0)
+		return;
+	if (strcmp(fname, "hilo_next_text") == 0 && list_length(fc->args) == 2)
+		hilo_rewrite_default((Node *) lsecond(fc->args), stmt);
+	tc = (TypeCast *) linitial(fc->args);
+	if (!IsA(tc, TypeCast) || strcmp(strVal(llast(tc->typeName->names)), "regclass") != 0 ||
+		tc->arg == nullptr || !IsA(tc->arg, A_Const))
+		return;
+	con = (A_Const *) tc->arg;
+	if (con->isnull || !IsA(&con->val, String))
+		return;
+	named = makeRangeVarFromNameList(idgen_qualified_name_list(strVal(&con->val)));
+	if (!hilo_is_shard_name(stmt->relation->relname, named->relname))
+		return;
+	/* The shard's schema, as this CREATE TABLE resolves it now. */
+	nsp = get_namespace_name(RangeVarGetCreationNamespace(stmt->relation));
+	if (named->schemaname != nullptr && strcmp(named->schemaname, nsp) != 0)
+		return;
+	named->schemaname = nsp;
+	if (OidIsValid(RangeVarGetRelid(named, NoLock, true)))
+		return;					/* it exists: the literal resolves as it is */
+	/* Qualified, so that every session finds the same table whatever its search_path. */
+	con->val.sval.sval = pstrdup(quote_qualified_identifier(nsp, named->relname));
+	{
+		TypeCast   *to_text = makeNode(TypeCast);
+
+		to_text->arg = tc->arg;
+		to_text->typeName = makeTypeNameFromNameList(list_make2(makeString(pstrdup("pg_catalog")),
+																  makeString(pstrdup("text"))));
+		to_text->location = -1;
+		tc->arg = (Node *) to_text;
+	}
+}
+
+/* Only a Citus node's CREATE TABLE of a name ending in _<digits>. */
+static bool
+hilo_may_be_shard_ddl(Node *parsetree)
+{
+	const char *us;
+	int64		group;
+
+	if (!IsA(parsetree, CreateStmt))
+		return false;
+	us = strrchr(((CreateStmt *) parsetree)->relation->relname, '_');
+	if (us == nullptr || !isdigit((unsigned char) us[1]) || !IsTransactionState())
+		return false;
+	return idgen_citus_group(&group);
+}
+
+static void
+hilo_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTree,
+					 ProcessUtilityContext context, ParamListInfo params,
+					 QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc)
+{
+	if (hilo_may_be_shard_ddl(pstmt->utilityStmt))
+	{
+		ListCell   *lc;
+
+		if (readOnlyTree)
+			pstmt = (PlannedStmt *) copyObjectImpl(pstmt);	/* copyObject() is C's typeof */
+		readOnlyTree = false;
+		foreach(lc, ((CreateStmt *) pstmt->utilityStmt)->tableElts)
+		{
+			ListCell   *cc;
+
+			if (!IsA(lfirst(lc), ColumnDef))
+				continue;
+			foreach(cc, ((ColumnDef *) lfirst(lc))->constraints)
+				if (((Constraint *) lfirst(cc))->contype == CONSTR_DEFAULT)
+					hilo_rewrite_default(((Constraint *) lfirst(cc))->raw_expr,
+										 (CreateStmt *) pstmt->utilityStmt);
+		}
+	}
+	if (prev_process_utility != nullptr)
+		prev_process_utility(pstmt, queryString, readOnlyTree, context, params, queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context, params, queryEnv, dest, qc);
+}
+
+void
+hilo_citus_window(HiloKey *key)
+{
+	int64		group;
+	HeapTuple	tup;
+
+	key->seq_base = key->id_base = 0;
+	if (!key->own || !idgen_citus_group(&group) || group < 1 || group > idgen::kHiloMaxNode)
+		return;
+	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(key->seqid));
+	if (!HeapTupleIsValid(tup))
+		return;
+	if (((Form_pg_sequence) GETSTRUCT(tup))->seqmin == (group << 48) + 1 &&
+		((Form_pg_sequence) GETSTRUCT(tup))->seqmax == (group << 48) + 1 + ((int64) 1 << 48))
+	{
+		key->seq_base = (group << 48) + 1;
+		key->id_base = hilo_key_range(key).first - 1;
+	}
+	ReleaseSysCache(tup);
+}
+
+void
+idgen_hilo_citus_init(void)
+{
+	prev_process_utility = ProcessUtility_hook;
+	ProcessUtility_hook = hilo_process_utility;
+}

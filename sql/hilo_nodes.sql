@@ -86,7 +86,8 @@ CREATE TABLE nodes_dist_102008 (id bigint PRIMARY KEY DEFAULT hilo_next('public.
   'public.nodes_dist_id_seq'::regclass, 'classic'::text, 10, true, NULL::text), n int);
 CREATE TABLE nodes_dist_102009 (id text DEFAULT hilo_next_text('public.nodes_dist'::regclass,
   hilo_next('public.nodes_dist'::regclass, 'public.nodes_dist_id_seq'::regclass, 'classic'::text, 10, true, NULL::text)));
--- The shard's default names the shell table by name, resolved at each call.
+-- The shard's default is the short form naming the shell table by name,
+-- resolved at each call: it draws as the shell table's key states.
 SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'nodes_dist_102008'::regclass;
 CREATE TABLE nodes_dist (id bigint PRIMARY KEY DEFAULT hilo_next('public.nodes_dist'::regclass,
   'public.nodes_dist_id_seq'::regclass, 'classic'::text, 10, true, NULL::text), n int);
@@ -110,6 +111,17 @@ SELECT min_value = 562949953421313 AS window_kept FROM pg_sequences WHERE sequen
 SELECT hilo_node_of(hilo_set_floor('nodes_dist')) AS floor_in_node;
 SELECT count(*) AS ids, count(DISTINCT id) AS distinct_ids FROM nodes_dist_102008;
 DROP TABLE nodes_dist_102008, nodes_dist_102009, nodes_dist;
+-- Where the table exists (a reference table's shard on the coordinator),
+-- the shard's default names it by name too: it holds neither the table nor
+-- its key's sequence against DROP TABLE, which Citus runs before dropping
+-- the shards.
+CREATE TABLE nodes_ref (id bigint PRIMARY KEY DEFAULT hilo_next('nodes_ref'));
+CREATE TABLE nodes_ref_102200 (id bigint PRIMARY KEY DEFAULT hilo_next('public.nodes_ref'::regclass,
+  'public.nodes_ref_id_seq'::regclass, 'classic'::text, 1000, true, NULL::text));
+INSERT INTO nodes_ref_102200 DEFAULT VALUES RETURNING hilo_node_of(id);
+DROP TABLE nodes_ref;
+SELECT count(*) AS key_sequence_left FROM pg_class WHERE relname = 'nodes_ref_id_seq';
+DROP TABLE nodes_ref_102200;
 
 SET allow_system_table_mods = on;
 DROP TABLE pg_catalog.pg_dist_local_group;

@@ -7,12 +7,15 @@
  * ...)), and it does so before metadata sync creates the shell table
  * public.t there.  The regclass literal is resolved when the statement is
  * analysed, so create_distributed_table() failed with "relation public.t
- * does not exist".  On a Citus node, for a CREATE TABLE of a shard name of
- * the table a hilo_next()/hilo_next_text() default names (<name>_<digits>,
- * same schema) while that table does not exist, this ProcessUtility hook
- * turns the literal into 'public.t'::text::regclass, resolved at each call:
- * the shard then draws from this node's key of the shell table.  Every
- * other statement passes untouched.
+ * does not exist"; where the table exists (a reference table's shard on
+ * the coordinator), the shard's default depended on the table and its
+ * sequence, and DROP TABLE public.t failed.  On a Citus node, for a CREATE
+ * TABLE of a shard name of the table a hilo_next()/hilo_next_text()
+ * default names (<name>_<digits>, same schema), this ProcessUtility hook
+ * writes the default as hilo_next('public.t'::text::regclass): the name is
+ * resolved at each call and nothing is recorded against the table or its
+ * sequence; the shard draws from this node's key of the table, as its
+ * default states it.  Every other statement passes untouched.
  *
  * Citus also copies the key's sequence to every worker and, being bigint,
  * gives each copy a window of its own: MINVALUE and RESTART at
@@ -63,9 +66,9 @@ hilo_is_shard_name(const char *name, const char *base)
 }
 
 /*
- * Rewrites the table argument of expr, a hilo_next() or hilo_next_text()
- * call (that of the full form nested in hilo_next_text too), if it names a
- * missing table of which stmt creates a shard.
+ * Rewrites expr, a hilo_next() or hilo_next_text() call, into its short
+ * form naming the table by name, if it names a table of which stmt creates
+ * a shard.
  */
 static void
 hilo_rewrite_default(Node *expr, const CreateStmt *stmt)
@@ -82,8 +85,6 @@ hilo_rewrite_default(Node *expr, const CreateStmt *stmt)
 	fname = strVal(llast(fc->funcname));
 	if (strcmp(fname, "hilo_next") != 0 && strcmp(fname, "hilo_next_text") != 0)
 		return;
-	if (strcmp(fname, "hilo_next_text") == 0 && list_length(fc->args) == 2)
-		hilo_rewrite_default((Node *) lsecond(fc->args), stmt);
 	tc = (TypeCast *) linitial(fc->args);
 	if (!IsA(tc, TypeCast) || strcmp(strVal(llast(tc->typeName->names)), "regclass") != 0 ||
 		tc->arg == nullptr || !IsA(tc->arg, A_Const))
@@ -98,9 +99,6 @@ hilo_rewrite_default(Node *expr, const CreateStmt *stmt)
 	nsp = get_namespace_name(RangeVarGetCreationNamespace(stmt->relation));
 	if (named->schemaname != nullptr && strcmp(named->schemaname, nsp) != 0)
 		return;
-	named->schemaname = nsp;
-	if (OidIsValid(RangeVarGetRelid(named, NoLock, true)))
-		return;					/* it exists: the literal resolves as it is */
 	/* Qualified, so that every session finds the same table whatever its search_path. */
 	con->val.sval.sval = pstrdup(quote_qualified_identifier(nsp, named->relname));
 	{
@@ -112,6 +110,7 @@ hilo_rewrite_default(Node *expr, const CreateStmt *stmt)
 		to_text->location = -1;
 		tc->arg = (Node *) to_text;
 	}
+	fc->args = list_make1(tc);
 }
 
 /* Only a Citus node's CREATE TABLE of a name ending in _<digits>. */

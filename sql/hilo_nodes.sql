@@ -123,6 +123,25 @@ DROP TABLE nodes_ref;
 SELECT count(*) AS key_sequence_left FROM pg_class WHERE relname = 'nodes_ref_id_seq';
 DROP TABLE nodes_ref_102200;
 
+-- A key is made before Citus distributes its table, never after: Citus
+-- sends ALTER TABLE ... SET DEFAULT to every node as written, and each
+-- worker would make a key of its own, replaced by the copy of the
+-- coordinator's at the next metadata sync (seen: 2,208 ids handed out
+-- twice).  A stand-in pg_dist_partition lists the distributed tables.
+SET allow_system_table_mods = on;
+CREATE TABLE pg_catalog.pg_dist_partition (logicalrelid regclass NOT NULL);
+RESET allow_system_table_mods;
+CREATE TABLE nodes_early (id bigint DEFAULT hilo_next('nodes_early'));
+CREATE TABLE nodes_late (id bigint, n int);
+INSERT INTO pg_catalog.pg_dist_partition VALUES ('nodes_early'), ('nodes_late');
+ALTER TABLE nodes_late ALTER COLUMN id SET DEFAULT hilo_next('nodes_late'); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_create_key('nodes_late', 'id'); \echo :LAST_ERROR_SQLSTATE
+SELECT table_name FROM id_gen.hilo_keys WHERE table_name::text IN ('nodes_early', 'nodes_late');
+SET allow_system_table_mods = on;
+DROP TABLE pg_catalog.pg_dist_partition;
+RESET allow_system_table_mods;
+DROP TABLE nodes_early, nodes_late;
+
 SET allow_system_table_mods = on;
 DROP TABLE pg_catalog.pg_dist_local_group;
 RESET allow_system_table_mods;

@@ -28,6 +28,12 @@
  * v - window start, shifted to the range's start (hilo_citus_window).  The
  * window's bounds stay as Citus set them, so it never restarts the
  * sequence; a window belongs to one group, so no two nodes share one.
+ *
+ * A key is made before Citus distributes its table, never after
+ * (hilo_citus_refuse_key): Citus sends ALTER TABLE ... SET DEFAULT
+ * hilo_next('t') to every node as written, where each worker would make a
+ * key of its own, which the next metadata sync replaces with the copy of
+ * the coordinator's, starting the node's ids again.
  */
 #include "pg/pg.hpp"
 
@@ -36,7 +42,11 @@
 #include "pg/node_identity.hpp"
 
 extern "C" {
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
 #include "access/xact.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_sequence.h"
 #include "catalog/namespace.h"
 #include "nodes/makefuncs.h"
@@ -177,6 +187,41 @@ hilo_citus_window(HiloKey *key)
 		key->id_base = hilo_key_range(key).first - 1;
 	}
 	ReleaseSysCache(tup);
+}
+
+void
+hilo_citus_refuse_key(Oid relid)
+{
+	Oid			dist = get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE);
+	AttrNumber	col;
+	bool		found = false;
+
+	if (!OidIsValid(dist) || (col = get_attnum(dist, "logicalrelid")) == InvalidAttrNumber)
+		return;
+	{
+		Relation	rel = table_open(dist, AccessShareLock);
+		SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, nullptr, 0, nullptr);
+		HeapTuple	tup;
+
+		while (!found && HeapTupleIsValid(tup = systable_getnext(scan)))
+		{
+			bool		isnull;
+			Datum		d = heap_getattr(tup, col, RelationGetDescr(rel), &isnull);
+
+			found = !isnull && DatumGetObjectId(d) == relid;
+		}
+		systable_endscan(scan);
+		table_close(rel, AccessShareLock);
+	}
+	if (found)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot make a Hi/Lo key for table %s, which Citus distributes already", hilo_relname(relid)),
+				 errdetail("Citus sends ALTER TABLE ... SET DEFAULT to every node as written: each worker would make a key "
+						   "of its own, which the next metadata sync replaces with the coordinator's, handing out its ids again."),
+				 errhint("Set DEFAULT hilo_next('%s') before create_distributed_table() or create_reference_table(); "
+						 "here: undistribute_table('%s'), set the default, distribute the table again.",
+						 hilo_relname(relid), hilo_relname(relid))));
 }
 
 void

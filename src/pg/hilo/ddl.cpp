@@ -177,6 +177,7 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 	HiloAsRole	st;
 	ListCell   *lc;
 
+	hilo_citus_refuse_key(relid);
 	/*
 	 * A column that owns a sequence had a key (or was a serial): a new key
 	 * above the rows would not be above the blocks its sessions hold.

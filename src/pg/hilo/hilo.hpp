@@ -120,6 +120,9 @@ hilo_key_size(const HiloKey *k)
 /* Sets key->seq_base and id_base (hilo/citus.cpp). */
 extern void hilo_citus_window(HiloKey *key);
 
+/* ERROR if Citus distributes relid already: its key is made before (hilo/citus.cpp). */
+extern void hilo_citus_refuse_key(Oid relid);
+
 /* The ids value v of key gives (core hilo_block, in key's window). */
 extern idgen::HiloStatus hilo_key_block(const HiloKey *key, int64 v, idgen::HiloBlock *block);
 

@@ -110,6 +110,9 @@ INSERT INTO nodes_dist_102008 (n) VALUES (13), (14) RETURNING hilo_node_of(id),
 SELECT min_value = 562949953421313 AS window_kept FROM pg_sequences WHERE sequencename = 'nodes_dist_id_seq';
 SELECT hilo_node_of(hilo_set_floor('nodes_dist')) AS floor_in_node;
 SELECT count(*) AS ids, count(DISTINCT id) AS distinct_ids FROM nodes_dist_102008;
+-- What the worker has reserved, as the views show it: in node 2's range.
+SELECT hilo_node_of(reserved_to) AS reserved_in_node FROM id_gen.hilo_keys WHERE table_name = 'nodes_dist'::regclass;
+SELECT status FROM id_gen.headroom WHERE generator = 'hilo' AND object = 'public.nodes_dist';
 DROP TABLE nodes_dist_102008, nodes_dist_102009, nodes_dist;
 -- Where the table exists (a reference table's shard on the coordinator),
 -- the shard's default names it by name too: it holds neither the table nor

@@ -440,6 +440,28 @@ IDGEN_FUNCTION(hilo_reserved_to)
 	PG_RETURN_INT64(idgen::hilo_reserved_to(strategy, PG_GETARG_INT64(1), size));
 }
 
+/*
+ * id_gen.hilo_key_reserved_to(seq, own, strategy, last_hi, size): as
+ * hilo_reserved_to, in the window Citus gave an own key's sequence on this
+ * node (hilo/citus.cpp).
+ */
+IDGEN_FUNCTION(hilo_key_reserved_to)
+{
+	HiloKey		key;
+	int64		size = PG_GETARG_INT64(4);
+	int64		to;
+
+	if (size < 1)
+		PG_RETURN_NULL();
+	memset(&key, 0, sizeof(key));
+	key.seqid = PG_GETARG_OID(0);
+	key.own = PG_GETARG_BOOL(1);
+	key.strategy = hilo_strategy_arg(PG_GETARG_TEXT_PP(2));
+	hilo_citus_window(&key);
+	to = idgen::hilo_reserved_to(key.strategy, PG_GETARG_INT64(3) - key.seq_base, size);
+	PG_RETURN_INT64(to > PG_INT64_MAX - key.id_base ? PG_INT64_MAX : to + key.id_base);
+}
+
 /* hilo_node_of(id bigint): the node whose range holds id; NULL: none does. */
 IDGEN_FUNCTION(hilo_node_of)
 {

@@ -13,8 +13,8 @@
  *                     hilo_set_floor(), hilo_set_adaptive(); the key list
  *   hilo/reserve.cpp  ranges for applications, readable ids
  *   hilo/orm.cpp      keys whose ORM reads its hi values from a hi table row
- *   hilo/citus.cpp    a utility hook letting Citus create shards whose
- *                     default names a shell table not created yet
+ *   hilo/citus.cpp    Citus: shards' defaults (a utility hook), a worker's
+ *                     key counted in the window Citus gives its sequence
  *
  * Where the state lives.  A key is what PostgreSQL already keeps: a
  * sequence, and a formula written in the default of the table's column,

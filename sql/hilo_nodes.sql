@@ -122,6 +122,11 @@ CREATE TABLE nodes_ref (id bigint PRIMARY KEY DEFAULT hilo_next('nodes_ref'));
 CREATE TABLE nodes_ref_102200 (id bigint PRIMARY KEY DEFAULT hilo_next('public.nodes_ref'::regclass,
   'public.nodes_ref_id_seq'::regclass, 'classic'::text, 1000, true, NULL::text));
 INSERT INTO nodes_ref_102200 DEFAULT VALUES RETURNING hilo_node_of(id);
+-- Likewise the ALTER TABLE a change of the key (hilo_set_max_lo) sends to
+-- each shard.
+ALTER TABLE nodes_ref_102200 ALTER COLUMN id SET DEFAULT hilo_next('public.nodes_ref'::regclass,
+  'public.nodes_ref_id_seq'::regclass, 'classic'::text, 100, true, NULL::text);
+SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'nodes_ref_102200'::regclass;
 DROP TABLE nodes_ref;
 SELECT count(*) AS key_sequence_left FROM pg_class WHERE relname = 'nodes_ref_id_seq';
 DROP TABLE nodes_ref_102200;

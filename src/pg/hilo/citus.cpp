@@ -9,13 +9,17 @@
  * analysed, so create_distributed_table() failed with "relation public.t
  * does not exist"; where the table exists (a reference table's shard on
  * the coordinator), the shard's default depended on the table and its
- * sequence, and DROP TABLE public.t failed.  On a Citus node, for a CREATE
- * TABLE of a shard name of the table a hilo_next()/hilo_next_text()
- * default names (<name>_<digits>, same schema), this ProcessUtility hook
- * writes the default as hilo_next('public.t'::text::regclass): the name is
- * resolved at each call and nothing is recorded against the table or its
- * sequence; the shard draws from this node's key of the table, as its
- * default states it.  Every other statement passes untouched.
+ * sequence, and DROP TABLE public.t failed.  The same holds for the ALTER
+ * TABLE ... SET DEFAULT a change of the key sends to each shard, which on a
+ * worker also waited for the shell table, locked by the same distributed
+ * transaction on another connection (Citus cancelled it as a deadlock).
+ * On a Citus node, for a CREATE TABLE or ALTER TABLE of a shard name of the
+ * table a hilo_next()/hilo_next_text() default names (<name>_<digits>, same
+ * schema), this ProcessUtility hook writes the default as
+ * hilo_next('public.t'::text::regclass): the name is resolved at each call
+ * and nothing is recorded against the table or its sequence; the shard
+ * draws from this node's key of the table, as its default states it.
+ * Every other statement passes untouched.
  *
  * Citus also copies the key's sequence to every worker and, being bigint,
  * gives each copy a window of its own: MINVALUE and RESTART at
@@ -77,18 +81,17 @@ hilo_is_shard_name(const char *name, const char *base)
 
 /*
  * Rewrites expr, a hilo_next() or hilo_next_text() call, into its short
- * form naming the table by name, if it names a table of which stmt creates
- * a shard.
+ * form naming the table by name, if it names a table of which shard (in
+ * schema nsp) is a shard.
  */
 static void
-hilo_rewrite_default(Node *expr, const CreateStmt *stmt)
+hilo_rewrite_default(Node *expr, const char *shard, const char *nsp)
 {
 	FuncCall   *fc = (FuncCall *) expr;
 	const char *fname;
 	TypeCast   *tc;
 	A_Const    *con;
 	RangeVar   *named;
-	char	   *nsp;
 
 	if (expr == nullptr || !IsA(expr, FuncCall) || fc->args == NIL)
 		return;
@@ -103,11 +106,8 @@ hilo_rewrite_default(Node *expr, const CreateStmt *stmt)
 	if (con->isnull || !IsA(&con->val, String))
 		return;
 	named = makeRangeVarFromNameList(idgen_qualified_name_list(strVal(&con->val)));
-	if (!hilo_is_shard_name(stmt->relation->relname, named->relname))
-		return;
-	/* The shard's schema, as this CREATE TABLE resolves it now. */
-	nsp = get_namespace_name(RangeVarGetCreationNamespace(stmt->relation));
-	if (named->schemaname != nullptr && strcmp(named->schemaname, nsp) != 0)
+	if (!hilo_is_shard_name(shard, named->relname) ||
+		(named->schemaname != nullptr && strcmp(named->schemaname, nsp) != 0))
 		return;
 	/* Qualified, so that every session finds the same table whatever its search_path. */
 	con->val.sval.sval = pstrdup(quote_qualified_identifier(nsp, named->relname));
@@ -123,19 +123,27 @@ hilo_rewrite_default(Node *expr, const CreateStmt *stmt)
 	fc->args = list_make1(tc);
 }
 
-/* Only a Citus node's CREATE TABLE of a name ending in _<digits>. */
-static bool
+/*
+ * The relation a Citus node's CREATE TABLE or ALTER TABLE names, if its name
+ * ends in _<digits>, else nullptr.
+ */
+static RangeVar *
 hilo_may_be_shard_ddl(Node *parsetree)
 {
+	RangeVar   *rel;
 	const char *us;
 	int64		group;
 
-	if (!IsA(parsetree, CreateStmt))
-		return false;
-	us = strrchr(((CreateStmt *) parsetree)->relation->relname, '_');
-	if (us == nullptr || !isdigit((unsigned char) us[1]) || !IsTransactionState())
-		return false;
-	return idgen_citus_group(&group);
+	if (IsA(parsetree, CreateStmt))
+		rel = ((CreateStmt *) parsetree)->relation;
+	else if (IsA(parsetree, AlterTableStmt) && ((AlterTableStmt *) parsetree)->objtype == OBJECT_TABLE)
+		rel = ((AlterTableStmt *) parsetree)->relation;
+	else
+		return nullptr;
+	us = strrchr(rel->relname, '_');
+	if (us == nullptr || !isdigit((unsigned char) us[1]) || !IsTransactionState() || !idgen_citus_group(&group))
+		return nullptr;
+	return rel;
 }
 
 static void
@@ -143,23 +151,41 @@ hilo_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyT
 					 ProcessUtilityContext context, ParamListInfo params,
 					 QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc)
 {
-	if (hilo_may_be_shard_ddl(pstmt->utilityStmt))
+	RangeVar   *rel = hilo_may_be_shard_ddl(pstmt->utilityStmt);
+
+	if (rel != nullptr)
 	{
+		Node	   *stmt;
+		Oid			nsp;
 		ListCell   *lc;
 
 		if (readOnlyTree)
 			pstmt = (PlannedStmt *) copyObjectImpl(pstmt);	/* copyObject() is C's typeof */
 		readOnlyTree = false;
-		foreach(lc, ((CreateStmt *) pstmt->utilityStmt)->tableElts)
+		stmt = pstmt->utilityStmt;
+		/* The shard's schema, as the statement resolves it now. */
+		nsp = IsA(stmt, CreateStmt) ? RangeVarGetCreationNamespace(rel)
+			: get_rel_namespace(RangeVarGetRelid(rel, NoLock, true));
+		if (OidIsValid(nsp) && IsA(stmt, CreateStmt))
 		{
-			ListCell   *cc;
+			foreach(lc, ((CreateStmt *) stmt)->tableElts)
+			{
+				ListCell   *cc;
 
-			if (!IsA(lfirst(lc), ColumnDef))
-				continue;
-			foreach(cc, ((ColumnDef *) lfirst(lc))->constraints)
-				if (((Constraint *) lfirst(cc))->contype == CONSTR_DEFAULT)
-					hilo_rewrite_default(((Constraint *) lfirst(cc))->raw_expr,
-										 (CreateStmt *) pstmt->utilityStmt);
+				if (!IsA(lfirst(lc), ColumnDef))
+					continue;
+				foreach(cc, ((ColumnDef *) lfirst(lc))->constraints)
+					if (((Constraint *) lfirst(cc))->contype == CONSTR_DEFAULT)
+						hilo_rewrite_default(((Constraint *) lfirst(cc))->raw_expr, rel->relname,
+											 get_namespace_name(nsp));
+			}
+		}
+		else if (OidIsValid(nsp))
+		{
+			foreach(lc, ((AlterTableStmt *) stmt)->cmds)
+				if (((AlterTableCmd *) lfirst(lc))->subtype == AT_ColumnDefault)
+					hilo_rewrite_default(((AlterTableCmd *) lfirst(lc))->def, rel->relname,
+										 get_namespace_name(nsp));
 		}
 	}
 	if (prev_process_utility != nullptr)

@@ -72,24 +72,17 @@ hilo_hold_seq(Oid seqid)
 
 /* Moving a sequence the table's owner does not own needs what setval() needs. */
 static void
-hilo_check_move(Oid seqid)
+hilo_move_forward(Oid seqid, int64 from_v, int64 to_v)
 {
+	if (to_v <= from_v)
+		return;
 	if (pg_class_aclcheck(seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for sequence %s", hilo_relname(seqid)),
 				 errdetail("The change moves the sequence forward, as setval() does."),
 				 errhint("Grant UPDATE on the sequence to the table's owner.")));
-}
-
-static void
-hilo_move_forward(Oid seqid, int64 from_v, int64 to_v)
-{
-	if (to_v > from_v)
-	{
-		hilo_check_move(seqid);
-		hilo_seq_move_to(seqid, to_v);
-	}
+	hilo_seq_move_to(seqid, to_v);
 }
 
 static void
@@ -188,7 +181,6 @@ IDGEN_FUNCTION(hilo_bind)
 	int64		next;
 	int64		to_next;
 	int64		v;
-	int64		taken = 0;
 	bool		called = false;
 
 	if (PG_ARGISNULL(0))
@@ -209,7 +201,7 @@ IDGEN_FUNCTION(hilo_bind)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for sequence %s", hilo_relname(seqid)),
 				 errhint("Binding a key to a sequence needs USAGE or UPDATE on the sequence.")));
-	increment = hilo_seq_increment(seqid);
+	increment = hilo_seq_params(seqid).seqincrement;
 	if (increment <= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -262,8 +254,7 @@ IDGEN_FUNCTION(hilo_bind)
 	if (called && idgen::hilo_move(key.strategy, next, hilo_key_size(&key), strategy, to_next,
 								   hilo_key_size(&bound), &v) != HiloStatus::ok)
 		hilo_cannot_move(&key);
-	(void) hilo_column_max(relid, key.attnum, hilo_key_range(&bound), &taken);
-	v = hilo_value_above(&bound, taken, v);
+	v = hilo_value_above(&bound, hilo_column_max(&bound), v);
 	hilo_move_forward(seqid, to_next, v);
 	hilo_write_defaults(&bound, false);
 	PG_RETURN_VOID();
@@ -324,7 +315,7 @@ IDGEN_FUNCTION(hilo_set_floor)
 	PreventCommandIfReadOnly("hilo_set_floor()");
 	LockRelationOid(relid, ShareLock);	/* no writer adds ids while we read them */
 	hilo_require_key(relid, &key);
-	(void) hilo_column_max(relid, key.attnum, hilo_key_range(&key), &taken);
+	taken = hilo_column_max(&key);
 	if (has_id && next_id - 1 > taken)
 		taken = next_id - 1;
 	hilo_draw_lock(key.seqid, ExclusiveLock);

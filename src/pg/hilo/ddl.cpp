@@ -40,12 +40,6 @@ extern "C" {
 #include "utils/snapmgr.h"
 }
 
-/*
- * The columns of relid whose default has form (naming relid itself): each
- * its attnum, plus kHiloTextColumn for the text form.
- */
-static const int kHiloTextColumn = 0x10000;
-
 /* Set while hilo_write_defaults runs its ALTER TABLE. */
 static bool hilo_writing_defaults = false;
 
@@ -59,27 +53,6 @@ static struct
 	LocalTransactionId lxid;	/* InvalidLocalTransactionId: none */
 	HiloKey		key;
 }			hilo_old_key;
-
-static List *
-hilo_self_columns(Oid relid, HiloForm form)
-{
-	Relation	rel = relation_open(relid, AccessShareLock);
-	TupleConstr *constr = RelationGetDescr(rel)->constr;
-	List	   *cols = NIL;
-
-	for (int i = 0; constr != nullptr && i < constr->num_defval; i++)
-	{
-		HiloKey		k;
-		Oid			named = InvalidOid;
-		bool		is_text;
-
-		if (hilo_parse_default((Node *) stringToNode(constr->defval[i].adbin), &named, &k, &is_text) == form &&
-			named == relid)
-			cols = lappend_int(cols, constr->defval[i].adnum | (is_text ? kHiloTextColumn : 0));
-	}
-	relation_close(rel, NoLock);
-	return cols;
-}
 
 void
 hilo_write_defaults(const HiloKey *key, bool short_only)
@@ -119,23 +92,23 @@ hilo_write_defaults(const HiloKey *key, bool short_only)
 	CommandCounterIncrement();
 }
 
-bool
-hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range, int64 *max)
+int64
+hilo_column_max(const HiloKey *key)
 {
+	idgen::HiloNodeRange range = hilo_key_range(key);
 	HiloAsRole	st;
 	SPIPlanPtr	plan;
 	bool		isnull = true;
-	char		kind = get_rel_relkind(relid);
-	const char *col = quote_identifier(get_attname(relid, attnum, false));
+	int64		max = 0;
+	char		kind = get_rel_relkind(key->relid);
+	Oid			type = get_atttype(key->relid, key->attnum);
+	const char *col = quote_identifier(get_attname(key->relid, key->attnum, false));
 
-	Oid			type = get_atttype(relid, attnum);
-
-	*max = 0;
 	if (kind != RELKIND_RELATION && kind != RELKIND_PARTITIONED_TABLE)
-		return false;			/* a foreign table's rows are another server's */
+		return 0;				/* a foreign table's rows are another server's */
 	if (type != INT2OID && type != INT4OID && type != INT8OID && type != NUMERICOID)
-		return false;			/* text ids: hilo_set_floor(t, n) after a load */
-	hilo_as_role_enter(&st, hilo_rel_owner(relid));
+		return 0;				/* text ids: hilo_set_floor(t, n) after a load */
+	hilo_as_role_enter(&st, hilo_rel_owner(key->relid));
 	/*
 	 * Read with the latest snapshot, not the transaction's: under REPEATABLE
 	 * READ the statement's snapshot predates our wait for the table's lock,
@@ -143,20 +116,20 @@ hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range, int64 
 	 */
 	plan = SPI_prepare(psprintf("SELECT pg_catalog.max(%s)::pg_catalog.int8 FROM %s WHERE %s BETWEEN "
 								INT64_FORMAT " AND " INT64_FORMAT,
-								col, hilo_quoted_name(relid), col, range.first, range.last), 0, nullptr);
+								col, hilo_quoted_name(key->relid), col, range.first, range.last), 0, nullptr);
 	if (plan == nullptr ||
 		SPI_execute_snapshot(plan, nullptr, nullptr, GetLatestSnapshot(), InvalidSnapshot,
 							 true, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "id_gen: reading the largest id of table %u failed", relid);
+		elog(ERROR, "id_gen: reading the largest id of table %u failed", key->relid);
 	if (SPI_processed == 1)
 	{
 		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 
 		if (!isnull)
-			*max = DatumGetInt64(d);
+			max = DatumGetInt64(d);
 	}
 	hilo_as_role_leave(&st);
-	return !isnull;
+	return max;
 }
 
 /*
@@ -172,7 +145,6 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 	HiloKey		key;
 	Oid			nsp = get_rel_namespace(relid);
 	char	   *seqname;
-	int64		taken = 0;
 	int64		start;
 	HiloAsRole	st;
 	ListCell   *lc;
@@ -206,8 +178,7 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 	key.adaptive = idgen_hilo_adaptive;
 	key.increment = 1;
 	key.own = true;
-	(void) hilo_column_max(relid, attnum, hilo_key_range(&key), &taken);
-	start = hilo_value_above(&key, taken, 0);
+	start = hilo_value_above(&key, hilo_column_max(&key), 0);
 
 	seqname = ChooseRelationName(get_rel_name(relid), get_attname(relid, attnum, false), "seq", nsp, false);
 	hilo_as_role_enter(&st, hilo_rel_owner(relid));
@@ -233,41 +204,15 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
  * has one, gets a WARNING with the command that shares the parent's.
  */
 static void
-hilo_warn_partition_keys(Oid relid)
+hilo_warn_partition_key(Oid part, AttrNumber attnum, Oid parent)
 {
-	HiloKey		key;
-	HiloKey		parent_key;
-	List	   *parts = NIL;
-	ListCell   *lc;
-
-	if (get_rel_relispartition(relid))
-	{
-		Oid			parent = get_partition_parent(relid, true);
-
-		if (hilo_table_key(relid, &key) && hilo_table_key(parent, &parent_key))
-			ereport(WARNING,
-					(errmsg("partition %s has a Hi/Lo key of its own, beside the key of %s",
-							hilo_relname(relid), hilo_relname(parent)),
-					 errdetail("Rows inserted through either key may repeat the other's ids."),
-					 errhint("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT hilo_next('%s') shares the parent's key.",
-							 hilo_relname(relid), quote_identifier(get_attname(relid, key.attnum, false)),
-							 hilo_relname(parent))));
-	}
-	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE && hilo_table_key(relid, &parent_key))
-		parts = find_inheritance_children(relid, NoLock);
-	foreach(lc, parts)
-	{
-		Oid			part = lfirst_oid(lc);
-
-		if (hilo_table_key(part, &key))
-			ereport(WARNING,
-					(errmsg("partition %s has a Hi/Lo key of its own, beside the key of %s",
-							hilo_relname(part), hilo_relname(relid)),
-					 errdetail("Rows inserted through either key may repeat the other's ids."),
-					 errhint("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT hilo_next('%s') shares the parent's key.",
-							 hilo_relname(part), quote_identifier(get_attname(part, key.attnum, false)),
-							 hilo_relname(relid))));
-	}
+	ereport(WARNING,
+			(errmsg("partition %s has a Hi/Lo key of its own, beside the key of %s",
+					hilo_relname(part), hilo_relname(parent)),
+			 errdetail("Rows inserted through either key may repeat the other's ids."),
+			 errhint("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT hilo_next('%s') shares the parent's key.",
+					 hilo_relname(part), quote_identifier(get_attname(part, attnum, false)),
+					 hilo_relname(parent))));
 }
 
 /*
@@ -285,7 +230,6 @@ hilo_follow_hand_change(Oid relid)
 	int64		next;
 	int64		to_next;
 	int64		v;
-	int64		taken = 0;
 
 	if (hilo_old_key.lxid != idgen_my_lxid() || old.relid != relid || !hilo_table_key(relid, &now) ||
 		(now.seqid == old.seqid && now.strategy == old.strategy && hilo_key_size(&now) == hilo_key_size(&old)))
@@ -304,8 +248,7 @@ hilo_follow_hand_change(Oid relid)
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
 				 errmsg("cannot change the Hi/Lo key of table %s", hilo_relname(relid)),
 				 errdetail("Its next block would give ids above 9223372036854775807.")));
-	(void) hilo_column_max(relid, now.attnum, hilo_key_range(&now), &taken);
-	v = hilo_value_above(&now, taken, v);
+	v = hilo_value_above(&now, hilo_column_max(&now), v);
 	{
 		idgen::HiloBlock block;
 
@@ -375,6 +318,7 @@ hilo_table_ddl(Oid relid)
 	char		kind = get_rel_relkind(relid);
 	List	   *short_cols;
 	HiloKey		key;
+	HiloKey		other;
 	Relation	rel;
 	TupleConstr *constr;
 
@@ -412,7 +356,24 @@ hilo_table_ddl(Oid relid)
 			(void) hilo_make_key(relid, (AttrNumber) (linitial_int(short_cols) & ~kHiloTextColumn),
 								 idgen_hilo_max_lo);
 	}
-	hilo_warn_partition_keys(relid);
+	/* Only a table with a key of its own is looked at: no partition is opened else. */
+	if (get_rel_relispartition(relid) && hilo_table_key(relid, &key))
+	{
+		Oid			parent = get_partition_parent(relid, true);
+
+		if (hilo_table_key(parent, &other))
+			hilo_warn_partition_key(relid, key.attnum, parent);
+	}
+	if (kind == RELKIND_PARTITIONED_TABLE && hilo_table_key(relid, &other))
+	{
+		ListCell   *lc;
+
+		foreach(lc, find_inheritance_children(relid, NoLock))
+		{
+			if (hilo_table_key(lfirst_oid(lc), &key))
+				hilo_warn_partition_key(lfirst_oid(lc), key.attnum, relid);
+		}
+	}
 }
 
 /* The event trigger id_gen_hilo_keys (ddl_command_end). */

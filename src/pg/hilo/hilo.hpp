@@ -70,6 +70,7 @@
 
 extern "C" {
 #include "access/attnum.h"
+#include "catalog/pg_sequence.h"
 #include "nodes/pg_list.h"
 #include "storage/lockdefs.h"
 }
@@ -125,10 +126,14 @@ enum class HiloForm : uint8_t
 extern HiloForm hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp = nullptr);
 
 /*
- * relid's key: the full-form default of one of its columns that names
- * relid itself (the lowest such column).  False if there is none.  Opens
- * relid with AccessShareLock.
+ * The columns of relid (opened with AccessShareLock) whose default has form
+ * and names relid itself, lowest first: each its attnum, | kHiloTextColumn
+ * for the text form.  *first (if given): the first one's key.
  */
+static const int kHiloTextColumn = 0x10000;
+extern List *hilo_self_columns(Oid relid, HiloForm form, HiloKey *first = nullptr);
+
+/* relid's key: its first full-form default naming relid.  False if none. */
 extern bool hilo_table_key(Oid relid, HiloKey *key);
 
 /* As hilo_table_key, ERROR (55000, with the command that makes one) if none. */
@@ -161,8 +166,8 @@ extern void hilo_check_table(Oid relid, bool need_owner);
  */
 extern void hilo_require_drawable_seq(Oid seqid, Oid relid);
 
-/* The increment (and optionally the minimum) of a sequence. */
-extern int64 hilo_seq_increment(Oid seqid, int64 *min = nullptr);
+/* The pg_sequence row of a sequence. */
+extern FormData_pg_sequence hilo_seq_params(Oid seqid);
 
 /* The owner of a relation. */
 extern Oid	hilo_rel_owner(Oid relid);
@@ -195,12 +200,6 @@ extern void hilo_draw_unlock(Oid seqid, LOCKMODE mode);
  * hilo/next.cpp: drawing blocks (shared with reserve.cpp and orm.cpp)
  * --------------------------------------------------------------------- */
 
-/* A run of consecutive values of a key's sequence whose blocks follow each other. */
-struct HiloRun
-{
-	idgen::HiloBlock ids;		/* one range of ids */
-};
-
 /*
  * The locks of a draw (hilo.hpp, "Locks"), after the checks a draw makes
  * first: refuses (55000) a draw in the transaction that changed the key or
@@ -209,11 +208,11 @@ struct HiloRun
 extern void hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode);
 
 /*
- * Draws need whole blocks of key into run (draw lock held by the caller:
- * ExclusiveLock for more than one).  The caller makes the run durable
- * (hilo_draw_durable) before using it.
+ * Draws need whole blocks of key into run: consecutive values of its
+ * sequence whose blocks follow each other, made durable, under the locks of
+ * a draw in draw_mode (ExclusiveLock for more than one block).
  */
-extern void hilo_take_run(const HiloKey *key, int64 need, HiloRun *run);
+extern void hilo_take_run(const HiloKey *key, int64 need, LOCKMODE draw_mode, idgen::HiloBlock *run);
 
 /* Makes a drawn value of seqid durable before any id of it is handed out. */
 extern void hilo_draw_durable(Oid seqid);
@@ -240,8 +239,8 @@ extern int64 hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v);
  */
 extern void hilo_write_defaults(const HiloKey *key, bool short_only);
 
-/* The largest id of column attnum of relid at or below range.last (as its owner). */
-extern bool hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range, int64 *max);
+/* The largest id in key's column and range (as the table's owner); 0: none. */
+extern int64 hilo_column_max(const HiloKey *key);
 
 /* ---------------------------------------------------------------------
  * hilo/orm.cpp

@@ -144,29 +144,25 @@ hilo_check_table(Oid relid, bool need_owner)
 				 errhint("GRANT INSERT ON %s TO the role that generates the ids.", hilo_relname(relid))));
 }
 
-int64
-hilo_seq_increment(Oid seqid, int64 *min)
+FormData_pg_sequence
+hilo_seq_params(Oid seqid)
 {
 	HeapTuple	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
-	int64		inc;
+	FormData_pg_sequence seq;
 
 	if (!HeapTupleIsValid(tup))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("sequence with OID %u does not exist", seqid)));
-	inc = ((Form_pg_sequence) GETSTRUCT(tup))->seqincrement;
-	if (min != nullptr)
-		*min = ((Form_pg_sequence) GETSTRUCT(tup))->seqmin;
+	seq = *(Form_pg_sequence) GETSTRUCT(tup);
 	ReleaseSysCache(tup);
-	return inc;
+	return seq;
 }
 
 void
 hilo_require_drawable_seq(Oid seqid, Oid relid)
 {
 	char		persistence = get_rel_persistence(seqid);
-	HeapTuple	tup;
-	bool		cycles = false;
 
 	if (get_rel_relkind(seqid) != RELKIND_SEQUENCE)
 		ereport(ERROR,
@@ -182,13 +178,7 @@ hilo_require_drawable_seq(Oid seqid, Oid relid)
 				 errdetail("A crash resets an unlogged sequence and a temporary one ends with its session: "
 						   "the Hi/Lo key of a logged table would hand out its ids again."),
 				 errhint("Use a permanent sequence; ALTER SEQUENCE ... SET LOGGED makes an unlogged one permanent.")));
-	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
-	if (HeapTupleIsValid(tup))
-	{
-		cycles = ((Form_pg_sequence) GETSTRUCT(tup))->seqcycle;
-		ReleaseSysCache(tup);
-	}
-	if (cycles)
+	if (hilo_seq_params(seqid).seqcycle)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("sequence %s is CYCLE", hilo_relname(seqid)),
@@ -301,47 +291,53 @@ hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp)
 	return form;
 }
 
-bool
-hilo_table_key(Oid relid, HiloKey *key)
+List *
+hilo_self_columns(Oid relid, HiloForm form, HiloKey *first)
 {
 	Relation	rel = try_relation_open(relid, AccessShareLock);
 	TupleConstr *constr;
-	bool		found = false;
+	List	   *cols = NIL;
 
 	if (rel == nullptr)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
 	constr = RelationGetDescr(rel)->constr;
-	for (int i = 0; constr != nullptr && i < constr->num_defval && !found; i++)
+	for (int i = 0; constr != nullptr && i < constr->num_defval; i++)
 	{
 		HiloKey		k;
-		Oid			named;
+		Oid			named = InvalidOid;
+		bool		is_text;
 
-		if (hilo_parse_default((Node *) stringToNode(constr->defval[i].adbin), &named, &k) ==
-			HiloForm::full_form && named == relid &&
-			(!found || constr->defval[i].adnum < key->attnum))
+		if (hilo_parse_default((Node *) stringToNode(constr->defval[i].adbin), &named, &k, &is_text) != form ||
+			named != relid)
+			continue;
+		if (cols == NIL && first != nullptr)
 		{
-			*key = k;
-			key->attnum = constr->defval[i].adnum;
-			found = true;
+			*first = k;
+			first->attnum = constr->defval[i].adnum;
 		}
+		cols = lappend_int(cols, constr->defval[i].adnum | (is_text ? kHiloTextColumn : 0));
 	}
 	relation_close(rel, NoLock);
-	if (found)
-	{
-		Oid			owner_rel;
-		int32		owner_col;
+	return cols;
+}
 
-		if (get_rel_relkind(key->seqid) != RELKIND_SEQUENCE)
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_OBJECT),
-					 errmsg("the Hi/Lo key of table %s names no sequence", hilo_relname(relid))));
-		key->increment = hilo_seq_increment(key->seqid);
-		key->own = sequenceIsOwned(key->seqid, DEPENDENCY_AUTO, &owner_rel, &owner_col) &&
-			owner_rel == relid;
-	}
-	return found;
+bool
+hilo_table_key(Oid relid, HiloKey *key)
+{
+	Oid			owner_rel;
+	int32		owner_col;
+
+	if (hilo_self_columns(relid, HiloForm::full_form, key) == NIL)
+		return false;
+	if (get_rel_relkind(key->seqid) != RELKIND_SEQUENCE)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("the Hi/Lo key of table %s names no sequence", hilo_relname(relid))));
+	key->increment = hilo_seq_params(key->seqid).seqincrement;
+	key->own = sequenceIsOwned(key->seqid, DEPENDENCY_AUTO, &owner_rel, &owner_col) && owner_rel == relid;
+	return true;
 }
 
 void
@@ -445,7 +441,7 @@ hilo_seq_next_value(Oid seqid, bool *called)
 		*called = is_called;
 	if (!is_called)
 		return last_value;
-	if (pg_add_s64_overflow(last_value, hilo_seq_increment(seqid), &next_v))
+	if (pg_add_s64_overflow(last_value, hilo_seq_params(seqid).seqincrement, &next_v))
 		return PG_INT64_MAX;
 	return next_v;
 }
@@ -460,20 +456,15 @@ void
 hilo_seq_move_to(Oid seqid, int64 next_v)
 {
 	HiloAsRole	st;
-	int64		seqmin;
-	int64		inc = hilo_seq_increment(seqid, &seqmin);
+	FormData_pg_sequence seq = hilo_seq_params(seqid);
 	int64		prev;
-	bool		called = !pg_sub_s64_overflow(next_v, inc, &prev) && prev >= seqmin;
-	HeapTuple	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
-	int64		seqmax = HeapTupleIsValid(tup) ? ((Form_pg_sequence) GETSTRUCT(tup))->seqmax : PG_INT64_MAX;
+	bool		called = !pg_sub_s64_overflow(next_v, seq.seqincrement, &prev) && prev >= seq.seqmin;
 
-	if (HeapTupleIsValid(tup))
-		ReleaseSysCache(tup);
-	if ((called ? prev : next_v) > seqmax)
+	if ((called ? prev : next_v) > seq.seqmax)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
 				 errmsg("sequence %s cannot move to " INT64_FORMAT ", past its MAXVALUE " INT64_FORMAT,
-						hilo_relname(seqid), next_v, seqmax),
+						hilo_relname(seqid), next_v, seq.seqmax),
 				 errdetail("Its next value must give a block above every id the Hi/Lo key gave."),
 				 errhint("Nothing was changed.  Use a sequence with room above the key's ids.")));
 

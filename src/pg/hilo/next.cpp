@@ -144,14 +144,14 @@ hilo_block_checked(const HiloKey *key, int64 v, int attempt, HiloBlock *block)
 	pg_unreachable();
 }
 
-static idgen::HiloNodeRange
-hilo_this_node_range(void)
+idgen::HiloNodeRange
+hilo_key_range(const HiloKey *key)
 {
 	int64		group = 0;
 	idgen::node_identity::Resolved w;
 
-	/* A single server: the whole space, whatever its worker id. */
-	if (!idgen_hilo_node_ranges && !idgen_citus_group(&group))
+	/* A bound key, or a single server: the whole space, whatever its worker id. */
+	if (!key->own || (!idgen_hilo_node_ranges && !idgen_citus_group(&group)))
 		return idgen::hilo_node_range(-1);
 	w = idgen_node_worker(idgen::kHiloMaxNode);
 	if (w.source == idgen::node_identity::Source::Default)
@@ -166,14 +166,6 @@ hilo_this_node_range(void)
 						(int) idgen::kHiloMaxNode),
 				 errhint("Set id_gen.worker_id on this node to a number no other node uses.")));
 	return idgen::hilo_node_range(w.id);
-}
-
-idgen::HiloNodeRange
-hilo_key_range(const HiloKey *key)
-{
-	if (key != nullptr && !key->own)
-		return idgen::hilo_node_range(-1);
-	return hilo_this_node_range();
 }
 
 int64
@@ -212,19 +204,12 @@ static void
 hilo_warn_near_end(const HiloKey *key, idgen::HiloNodeRange range, const idgen::HiloBlock *block)
 {
 	Oid			relid = key->relid;
-	int64		last = PG_INT64_MAX;
-	HeapTuple	tup;
+	int64		last = idgen::hilo_reserved_to(key->strategy, hilo_seq_params(key->seqid).seqmax,
+											   hilo_key_size(key));
 	double		used;
 	int			level;
 	TimestampTz now;
 
-	if ((tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(key->seqid))) != nullptr)
-	{
-		int64		seqmax = ((Form_pg_sequence) GETSTRUCT(tup))->seqmax;
-
-		ReleaseSysCache(tup);
-		last = idgen::hilo_reserved_to(key->strategy, seqmax, hilo_key_size(key));
-	}
 	last = Min(last, range.last);
 	if (last < range.first)
 		return;
@@ -343,7 +328,7 @@ hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode)
 static const int kHiloMaxSingleDraws = 10000;
 
 void
-hilo_take_run(const HiloKey *key, int64 need, HiloRun *run)
+hilo_take_run(const HiloKey *key, int64 need, LOCKMODE draw_mode, HiloBlock *run)
 {
 	Oid			seqid = key->seqid;
 	int64		size = hilo_key_size(key);
@@ -354,8 +339,11 @@ hilo_take_run(const HiloKey *key, int64 need, HiloRun *run)
 	int64		blocks = 0;
 	int			draws = 0;
 
-	run->ids.next = 1;
-	run->ids.last = 0;
+	if (key->hi_table != nullptr)
+		hilo_orm_check(key);
+	hilo_lock_for_draw(key, draw_mode);
+	run->next = 1;
+	run->last = 0;
 	/*
 	 * More than one block: nobody else draws meanwhile from an own sequence
 	 * (every draw takes the draw lock, held exclusively by our caller); an
@@ -387,19 +375,19 @@ hilo_take_run(const HiloKey *key, int64 need, HiloRun *run)
 		v = nextval_internal(seqid, !key->own);
 		if (!hilo_block_checked(key, v, attempt, &block))
 			continue;
-		if (blocks == 0 || block.next != run->ids.last + 1)
+		if (blocks == 0 || block.next != run->last + 1)
 		{
 			/* A first block, or someone else took the values in between. */
-			run->ids = block;
+			*run = block;
 			blocks = 1;
 		}
 		else
 		{
-			run->ids.last = block.last;
+			run->last = block.last;
 			blocks++;
 		}
 		attempt = -1;
-		hilo_check_node_range(key, &run->ids);
+		hilo_check_node_range(key, run);
 		if (blocks >= need)
 			break;
 		if (!adjacent)
@@ -430,12 +418,14 @@ hilo_take_run(const HiloKey *key, int64 need, HiloRun *run)
 			hilo_test_wait(idgen_test_wait_before_run_jump);
 #endif
 			hilo_seq_move_to(seqid, next_v);
-			run->ids.last = block.last;
+			run->last = block.last;
 			break;
 		}
 	}
 	if (locked_seq)
 		UnlockRelationOid(seqid, ShareRowExclusiveLock);	/* setval() is not transactional */
+	hilo_draw_unlock(seqid, draw_mode);
+	hilo_draw_durable(seqid);
 }
 
 /*
@@ -446,10 +436,7 @@ static void
 hilo_draw(const HiloKey *key, HiloEntry *e)
 {
 	int64		need = 1;
-	int64		want = 0;
-	int64		now_ms = 0;
-	LOCKMODE	mode;
-	HiloRun		run;
+	HiloBlock	run;
 
 	/*
 	 * An adaptive key: how many blocks this backend takes now (the core's
@@ -460,22 +447,17 @@ hilo_draw(const HiloKey *key, HiloEntry *e)
 	if (key->adaptive)
 	{
 		int64		per = idgen::hilo_ids_per_block(key->strategy, hilo_key_size(key));
+		int64		now_ms = GetCurrentTimestamp() / 1000;
+		int64		want = idgen::hilo_adapt_range(e->adapt_size,
+												   e->adapt_size > 0 ? now_ms - e->adapt_at_ms : 0);
 
-		now_ms = GetCurrentTimestamp() / 1000;
-		want = idgen::hilo_adapt_range(e->adapt_size, e->adapt_size > 0 ? now_ms - e->adapt_at_ms : 0);
 		if (per > 0)
 			need = (want + per - 1) / per;
 		e->adapt_size = want;
 		e->adapt_at_ms = now_ms;
 	}
-	if (key->hi_table != nullptr)
-		hilo_orm_check(key);
-	mode = need > 1 ? ExclusiveLock : ShareLock;
-	hilo_lock_for_draw(key, mode);
-	hilo_take_run(key, need, &run);
-	hilo_draw_unlock(key->seqid, mode);
-	hilo_draw_durable(key->seqid);
-	e->block = run.ids;
+	hilo_take_run(key, need, need > 1 ? ExclusiveLock : ShareLock, &run);
+	e->block = run;
 	e->draws++;
 }
 
@@ -551,17 +533,17 @@ hilo_next_slow(Oid relid, Oid seqid)
 	}
 }
 
-/* The fast path: a hash lookup and an increment, no lock, no catalog. */
-static inline bool
-hilo_next_fast(Oid relid, Oid seqid, int64 *id)
+/* hilo_next's id: the fast path is a hash lookup and an increment, no lock, no catalog. */
+static inline Datum
+hilo_next_id(Oid relid, Oid seqid)
 {
-	HiloEntry  *e;
+	HiloEntry  *e = likely(hilo_cache != nullptr) ? hilo_cache->find(relid) : nullptr;
+	int64_t		id;
 
-	if (unlikely(hilo_cache == nullptr))
-		return false;
-	e = hilo_cache->find(relid);
-	return e != nullptr && !e->stale && e->checked_role == GetUserId() &&
-		(!OidIsValid(seqid) || e->seqid == seqid) && idgen::hilo_take(&e->block, id);
+	if (likely(e != nullptr && !e->stale && e->checked_role == GetUserId() &&
+			   (!OidIsValid(seqid) || e->seqid == seqid) && idgen::hilo_take(&e->block, &id)))
+		return Int64GetDatum(id);
+	return Int64GetDatum(hilo_next_slow(relid, seqid));
 }
 
 /*
@@ -571,15 +553,9 @@ hilo_next_fast(Oid relid, Oid seqid, int64 *id)
  */
 IDGEN_FUNCTION(hilo_next)
 {
-	Oid			relid;
-	int64		id;
-
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next('orders').");
-	relid = PG_GETARG_OID(0);
-	if (likely(hilo_next_fast(relid, InvalidOid, &id)))
-		PG_RETURN_INT64(id);
-	PG_RETURN_INT64(hilo_next_slow(relid, InvalidOid));
+	return hilo_next_id(PG_GETARG_OID(0), InvalidOid);
 }
 
 /*
@@ -590,17 +566,9 @@ IDGEN_FUNCTION(hilo_next)
  */
 IDGEN_FUNCTION(hilo_next_key)
 {
-	Oid			relid;
-	Oid			seqid;
-	int64		id;
-
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next('orders').");
-	relid = PG_GETARG_OID(0);
-	seqid = PG_GETARG_OID(1);
-	if (likely(hilo_next_fast(relid, seqid, &id)))
-		PG_RETURN_INT64(id);
-	PG_RETURN_INT64(hilo_next_slow(relid, seqid));
+	return hilo_next_id(PG_GETARG_OID(0), PG_GETARG_OID(1));
 }
 
 /*

@@ -228,10 +228,10 @@ IDGEN_FUNCTION(hilo_bind_table)
 	int64		row_hi;
 	int64		next;
 	int64		v;
-	int64		taken = 0;
 	int64		parked;
 	bool		isnull;
 	bool		same;
+	bool		enabled;
 	const Trigger *trig;
 	char	   *old_trigger;
 	Relation	hirel;
@@ -320,12 +320,10 @@ IDGEN_FUNCTION(hilo_bind_table)
 		key.max_lo == max_lo;
 	trig = hilo_park_trigger(hirel, key.seqid);
 	old_trigger = trig != nullptr ? pstrdup(trig->tgname) : nullptr;
-	if (same && trig != nullptr && trig->tgenabled == TRIGGER_FIRES_ALWAYS)
-	{
-		relation_close(hirel, NoLock);
-		PG_RETURN_VOID();		/* bound just so */
-	}
+	enabled = trig != nullptr && trig->tgenabled == TRIGGER_FIRES_ALWAYS;
 	relation_close(hirel, NoLock);
+	if (same && enabled)
+		PG_RETURN_VOID();		/* bound just so */
 	/*
 	 * The same binding whose trigger was dropped or disabled (DISABLE
 	 * TRIGGER, a restore with --disable-triggers) is bound again: the ORM
@@ -372,8 +370,7 @@ IDGEN_FUNCTION(hilo_bind_table)
 				 errhint("Nothing was changed.")));
 	if (v <= row_hi)
 		v = row_hi + 1;
-	(void) hilo_column_max(relid, key.attnum, hilo_key_range(&bound), &taken);
-	v = hilo_value_above(&bound, taken, v);
+	v = hilo_value_above(&bound, hilo_column_max(&bound), v);
 	if (v > next)
 		hilo_seq_move_to(key.seqid, v);
 	hilo_write_defaults(&bound, false);

@@ -49,7 +49,7 @@ struct HiloClient
 static HTAB *hilo_clients = nullptr;
 
 static HiloClient *
-hilo_client(Oid relid, bool create)
+hilo_client(Oid relid)
 {
 	bool		found;
 	HiloClient *c;
@@ -58,8 +58,6 @@ hilo_client(Oid relid, bool create)
 	{
 		HASHCTL		ctl;
 
-		if (!create)
-			return nullptr;
 		memset(&ctl, 0, sizeof(ctl));
 		ctl.keysize = sizeof(Oid);
 		ctl.entrysize = sizeof(HiloClient);
@@ -67,8 +65,8 @@ hilo_client(Oid relid, bool create)
 		hilo_clients = hash_create("id_gen Hi/Lo clients", 16, &ctl,
 								   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	}
-	c = (HiloClient *) hash_search(hilo_clients, &relid, create ? HASH_ENTER : HASH_FIND, &found);
-	if (c != nullptr && !found)
+	c = (HiloClient *) hash_search(hilo_clients, &relid, HASH_ENTER, &found);
+	if (!found)
 	{
 		c->size = 0;
 		c->at = 0;
@@ -92,26 +90,6 @@ hilo_app_table(FunctionCallInfo fcinfo, const char *what)
 	return relid;
 }
 
-/* Draws a range of at least want ids (whole blocks) of relid's key into ids. */
-static void
-hilo_reserve_run(Oid relid, int64 want, HiloBlock *ids)
-{
-	HiloKey		key;
-	int64		per;
-	HiloRun		run;
-
-	hilo_require_key(relid, &key);
-	if (key.hi_table != nullptr)
-		hilo_orm_check(&key);
-	per = idgen::hilo_ids_per_block(key.strategy, hilo_key_size(&key));
-	hilo_lock_for_draw(&key, ExclusiveLock);
-	/* Whole blocks: the block of hi 0 counts as one, though it lacks id 0. */
-	hilo_take_run(&key, (want + per - 1) / per, &run);
-	hilo_draw_unlock(key.seqid, ExclusiveLock);
-	hilo_draw_durable(key.seqid);
-	*ids = run.ids;
-}
-
 /*
  * hilo_reserve(tbl regclass, n integer DEFAULT NULL, OUT first_id bigint,
  * OUT last_id bigint): a range of at least n ids of tbl's key for the
@@ -124,7 +102,9 @@ IDGEN_FUNCTION(hilo_reserve)
 	bool		adaptive = PG_ARGISNULL(1);
 	HiloClient *c;
 	TimestampTz now = GetCurrentTimestamp();
+	HiloKey		key;
 	int64		want;
+	int64		per;
 	HiloBlock	ids;
 	TupleDesc	desc;
 	Datum		values[2];
@@ -138,13 +118,16 @@ IDGEN_FUNCTION(hilo_reserve)
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "hilo_reserve must return a composite type");
 
-	c = hilo_client(relid, true);
+	c = hilo_client(relid);
 	if (adaptive)
 		want = idgen::hilo_adapt_range(c->size, c->size > 0 ? (now - c->at) / 1000 : 0);
 	else
 		want = PG_GETARG_INT32(1);
 
-	hilo_reserve_run(relid, want, &ids);
+	hilo_require_key(relid, &key);
+	per = idgen::hilo_ids_per_block(key.strategy, hilo_key_size(&key));
+	/* Whole blocks: the block of hi 0 counts as one, though it lacks id 0. */
+	hilo_take_run(&key, (want + per - 1) / per, ExclusiveLock, &ids);
 	if (adaptive)
 	{
 		c->size = want;
@@ -166,13 +149,11 @@ IDGEN_FUNCTION(hilo_reserve)
  */
 IDGEN_FUNCTION(hilo_return)
 {
-	Oid			relid = hilo_app_table(fcinfo, "hilo_return()");
-
+	(void) hilo_app_table(fcinfo, "hilo_return()");
 	if (PG_ARGISNULL(1))
 		hilo_null_argument("next_unused", "Pass the first id the application did not use, e.g. hilo_return('orders', 1017, 1999).");
 	if (PG_ARGISNULL(2))
 		hilo_null_argument("last_id", "Pass the last id of the range, as hilo_reserve() gave it.");
-	(void) relid;
 	PG_RETURN_BOOL(false);
 }
 

@@ -1,17 +1,15 @@
 /*
  * hilo/ddl.cpp: where keys are made.  The event trigger id_gen_hilo_keys
- * (ddl_command_end of CREATE TABLE and ALTER TABLE) turns every default of
- * a table that is hilo_next() naming that table itself, in the short form,
- * into its key: a sequence OWNED BY the column, in the table's schema and
- * owned by the table's owner, that starts above the table's rows, and the
- * default rewritten to name it (hilo.hpp).  It runs in the owner's DDL
- * transaction, as the owner.  hilo_create_key() does the same where event
- * triggers do not run (single-user mode, event_triggers = off).
+ * (ddl_command_end of CREATE TABLE and ALTER TABLE) turns a table's
+ * default hilo_next() naming the table itself, in the short form, into its
+ * key: a sequence OWNED BY the column, in the table's schema and owned by
+ * its owner, starting above the table's rows, and the default rewritten to
+ * name it.  It runs in the owner's DDL transaction, as the owner.
+ * hilo_create_key() does the same where event triggers do not run.
  *
  * A default naming another table (LIKE ... INCLUDING DEFAULTS, PARTITION
- * OF, a copy) is left as it is: it draws from that table's key.  A restore
- * brings defaults already in the full form, and the sequences with them:
- * nothing is made then.
+ * OF) draws from that table's key.  A restore brings defaults already in
+ * the full form, and their sequences: nothing is made then.
  */
 #include "pg/pg.hpp"
 
@@ -33,7 +31,6 @@ extern "C" {
 #include "executor/spi.h"
 #include "nodes/parsenodes.h"
 #include "catalog/namespace.h"
-#include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -98,8 +95,8 @@ hilo_column_max(const HiloKey *key)
 	idgen::HiloNodeRange range = hilo_key_range(key);
 	HiloAsRole	st;
 	SPIPlanPtr	plan;
-	bool		isnull = true;
-	int64		max = 0;
+	bool		isnull;
+	int64		max;
 	char		kind = get_rel_relkind(key->relid);
 	Oid			type = get_atttype(key->relid, key->attnum);
 	const char *col = quote_identifier(get_attname(key->relid, key->attnum, false));
@@ -121,23 +118,17 @@ hilo_column_max(const HiloKey *key)
 		SPI_execute_snapshot(plan, nullptr, nullptr, GetLatestSnapshot(), InvalidSnapshot,
 							 true, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "id_gen: reading the largest id of table %u failed", key->relid);
-	if (SPI_processed == 1)
-	{
-		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-
-		if (!isnull)
-			max = DatumGetInt64(d);
-	}
+	/* An aggregate without GROUP BY gives one row. */
+	max = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	hilo_as_role_leave(&st);
-	return max;
+	return isnull ? 0 : max;
 }
 
 /*
- * Makes relid's own key on column attnum with block size max_lo: its
- * sequence, above the column's ids in this node's range, and the defaults
- * of relid that ask for it.  The table is locked by the DDL that asked (a
- * new table, or ALTER TABLE's AccessExclusiveLock), so no writer adds ids
- * while we read them.  Returns the sequence.
+ * Makes relid's own key on column attnum: its sequence, above the column's
+ * ids in this node's range, and the defaults that ask for it.  The DDL
+ * that asked holds the table's lock, so no writer adds ids meanwhile.
+ * Returns the sequence.
  */
 static Oid
 hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
@@ -199,9 +190,8 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 
 /*
  * Two keys in one partitioned table repeat ids across its partitions (a
- * primary key that leaves out the partition key does not see it): a
- * partition with a key of its own, attached or created under a parent that
- * has one, gets a WARNING with the command that shares the parent's.
+ * primary key without the partition key does not see it): a partition with
+ * a key of its own under a parent with one gets a WARNING.
  */
 static void
 hilo_warn_partition_key(Oid part, AttrNumber attnum, Oid parent)
@@ -217,9 +207,8 @@ hilo_warn_partition_key(Oid part, AttrNumber attnum, Oid parent)
 
 /*
  * The owner wrote a key's default by hand (a migration replaying an older
- * schema, a restored default): the sequence moves as hilo_set_max_lo() or
- * hilo_bind() would have moved it, above every id the old formula gave and
- * the table's rows, and the transaction draws no block from it.
+ * schema): the sequence moves as hilo_set_max_lo() or hilo_bind() would
+ * have moved it, and the transaction draws no block from it.
  */
 static void
 hilo_follow_hand_change(Oid relid)
@@ -230,6 +219,7 @@ hilo_follow_hand_change(Oid relid)
 	int64		next;
 	int64		to_next;
 	int64		v;
+	idgen::HiloBlock block;
 
 	if (hilo_old_key.lxid != idgen_my_lxid() || old.relid != relid || !hilo_table_key(relid, &now) ||
 		(now.seqid == old.seqid && now.strategy == old.strategy && hilo_key_size(&now) == hilo_key_size(&old)))
@@ -249,17 +239,13 @@ hilo_follow_hand_change(Oid relid)
 				 errmsg("cannot change the Hi/Lo key of table %s", hilo_relname(relid)),
 				 errdetail("Its next block would give ids above 9223372036854775807.")));
 	v = hilo_value_above(&now, hilo_column_max(&now), v);
-	{
-		idgen::HiloBlock block;
-
-		if (idgen::hilo_block(now.strategy, v, hilo_key_size(&now), &block) == idgen::HiloStatus::ok &&
-			block.last > hilo_key_range(&now).last)
-			ereport(ERROR,
-					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-					 errmsg("the new default would carry the Hi/Lo key of table %s past this node's range",
-							hilo_relname(relid)),
-					 errhint("Nothing was changed.  Choose a smaller block size.")));
-	}
+	if (idgen::hilo_block(now.strategy, v, hilo_key_size(&now), &block) == idgen::HiloStatus::ok &&
+		block.last > hilo_key_range(&now).last)
+		ereport(ERROR,
+				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				 errmsg("the new default would carry the Hi/Lo key of table %s past this node's range",
+						hilo_relname(relid)),
+				 errhint("Nothing was changed.  Choose a smaller block size.")));
 	if (v > to_next)
 	{
 		if (pg_class_aclcheck(now.seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)

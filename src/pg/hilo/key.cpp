@@ -15,12 +15,10 @@ extern "C" {
 #include "access/relation.h"
 #include "access/xlog.h"
 #include "catalog/dependency.h"
-#include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_sequence.h"
-#include "commands/extension.h"
 #include "common/int.h"
 #include "executor/spi.h"
 #include "nodes/nodeFuncs.h"
@@ -30,7 +28,6 @@ extern "C" {
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
-#include "utils/regproc.h"
 #include "utils/syscache.h"
 }
 
@@ -126,16 +123,13 @@ hilo_check_table(Oid relid, bool need_owner)
 				 errmsg("temporary table \"%s\" cannot have a Hi/Lo key", get_rel_name(relid)),
 				 errdetail("A key outlives its session; a temporary table does not."),
 				 errhint("Use an identity column or a sequence for temporary tables.")));
-	if (need_owner)
-	{
-		if (!idgen_rel_ownercheck(relid, GetUserId()))
-			ereport(ERROR,
-					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-					 errmsg("must be owner of table %s", hilo_relname(relid)),
-					 errhint("Only the owner of a table may make, change or bind its Hi/Lo key.")));
-	}
-	else if (pg_class_aclcheck(relid, GetUserId(), ACL_INSERT) != ACLCHECK_OK &&
-			 pg_attribute_aclcheck_all(relid, GetUserId(), ACL_INSERT, ACLMASK_ANY) != ACLCHECK_OK)
+	if (need_owner && !idgen_rel_ownercheck(relid, GetUserId()))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be owner of table %s", hilo_relname(relid)),
+				 errhint("Only the owner of a table may make, change or bind its Hi/Lo key.")));
+	if (!need_owner && pg_class_aclcheck(relid, GetUserId(), ACL_INSERT) != ACLCHECK_OK &&
+		pg_attribute_aclcheck_all(relid, GetUserId(), ACL_INSERT, ACLMASK_ANY) != ACLCHECK_OK)
 		/* INSERT on any column will do: the DEFAULT fires for the others. */
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -190,11 +184,6 @@ hilo_require_drawable_seq(Oid seqid, Oid relid)
  * Reading a key from a default
  * --------------------------------------------------------------------- */
 
-/*
- * The C symbol of funcid if it is a C function of this library, else
- * nullptr.  Only a superuser can create a C function, so no other role can
- * make a default or a trigger look like ours.
- */
 const char *
 hilo_c_symbol(Oid funcid)
 {
@@ -239,8 +228,6 @@ hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp)
 	bool		n[6];
 	bool		is_text;
 
-	if (textp != nullptr)
-		*textp = false;
 	expr = strip_implicit_coercions(expr);
 	if (expr == nullptr || !IsA(expr, FuncExpr))
 		return HiloForm::none;

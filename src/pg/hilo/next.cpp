@@ -1,17 +1,15 @@
 /*
  * hilo/next.cpp: hilo_next(), the per-row path, and the backend's cache of
- * blocks.
+ * blocks, one per key table.
  *
- * The cache holds, per key table, the block being handed out.  A block is
- * drawn under the key its table's default states at that moment, read with
- * the table locked (AccessShareLock, to the end of the transaction): a
- * change of the key is its owner's ALTER TABLE, which takes
- * AccessExclusiveLock, so a draw runs either before a change or under the
- * committed one, never across it.  Invalidations only mark entries stale
- * (never free them; the core's cache never moves an entry): a stale entry
+ * A block is drawn under the key its table's default states, read with the
+ * table locked (AccessShareLock, to the end of the transaction); a change
+ * of the key takes AccessExclusiveLock, so a draw runs before a change or
+ * under the committed one, never across it.  Invalidations only mark
+ * entries stale (the core's cache never moves an entry): a stale entry
  * checks the role's privilege again before its next id.  A block stays
- * valid across a change of its key's formula, since every change moves
- * the key's sequence above every block drawn before (hilo/admin.cpp).
+ * valid across a change of the formula: every change moves the sequence
+ * above every block drawn before (hilo/admin.cpp).
  */
 #include "pg/pg.hpp"
 
@@ -22,13 +20,11 @@
 #include "pg/node_identity.hpp"
 
 extern "C" {
-#include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "commands/sequence.h"
 #include "common/int.h"
-#include "catalog/pg_sequence.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
@@ -54,11 +50,7 @@ static uint64 hilo_inval_count = 0;
 static Oid	hilo_checking = InvalidOid;
 
 #ifdef IDGEN_TEST_HOOKS
-/*
- * Test builds only: a pause point.  With id_gen.test_wait_before_draw_flush
- * = n, the backend waits here until it can take pg_advisory_lock(n) (the
- * bigint form), which the test holds in another session.
- */
+/* Test builds only: waits until it can take pg_advisory_lock(key) (bigint form). */
 static void
 hilo_test_wait(int key)
 {
@@ -73,14 +65,11 @@ hilo_test_wait(int key)
 #endif
 
 /*
- * Makes the value just drawn from seqid durable before any id of its block
- * is returned.  nextval() WAL-logs 32 values ahead and leaves the flush to
- * the transaction's commit; but a block serves later transactions (and the
- * drawing one may roll back or have no xid at all), and the record that
- * covers our value may be another backend's, not flushed yet.  Flushing up
- * to the LSN of the sequence's page covers both: after a crash no block
- * handed out is drawn again.  The common case (already durable) costs a
- * buffer pin and no I/O.
+ * nextval() WAL-logs 32 values ahead and leaves the flush to the commit;
+ * but a block serves later transactions (the drawing one may roll back or
+ * have no xid), and the record that covers our value may be another
+ * backend's, not flushed yet.  Flushing up to the LSN of the sequence's
+ * page covers both; when already durable it costs a buffer pin.
  */
 void
 hilo_draw_durable(Oid seqid)
@@ -187,13 +176,11 @@ hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v)
 }
 
 /*
- * The WARNING a draw gives when its key nears the end of its ids, where the
- * view id_gen.headroom says warning (id_gen.headroom_warning_percent) and
- * again where it says critical: a key's ids end at the first of its node's
- * range, its sequence's MAXVALUE (through the formula) and bigint, as the
- * view (id_gen.headroom_hilo(), the same core rule) measures them.
+ * A draw WARNs when its key nears the end of its ids (its node's range, its
+ * sequence's MAXVALUE through the formula, bigint) where the view
+ * id_gen.headroom says warning, and again at critical; once per key and
+ * level, and again after a minute.
  */
-/* A backend warns once per key and level, and again after a minute. */
 #define HILO_WARN_AGAIN_MS 60000
 
 static Oid	warned_relid = InvalidOid;
@@ -259,16 +246,6 @@ hilo_check_node_range(const HiloKey *key, const HiloBlock *block)
 	hilo_warn_near_end(key, range, block);
 }
 
-/* Whether this backend holds relid's lock in mode. */
-static bool
-hilo_rel_lock_held(Oid relid, LOCKMODE mode)
-{
-	LOCKTAG		tag;
-
-	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
-	return idgen_lock_held_by_me(&tag, mode);
-}
-
 /* Whether relid was created in this transaction. */
 static bool
 hilo_created_here(Oid relid)
@@ -284,6 +261,7 @@ void
 hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode)
 {
 	LOCKTAG		tag;
+	LOCKTAG		seq_tag;
 	bool		seq_new;
 
 	/* As nextval(): waits for an ALTER SEQUENCE of another transaction. */
@@ -311,9 +289,10 @@ hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode)
 	 * this transaction, no subtransaction open) is that moot.
 	 */
 	SET_LOCKTAG_OBJECT(tag, MyDatabaseId, RelationRelationId, key->seqid, 1);
+	SET_LOCKTAG_RELATION(seq_tag, MyDatabaseId, key->seqid);
 	if ((idgen_lock_held_by_me(&tag, ExclusiveLock) ||
-		 hilo_rel_lock_held(key->seqid, ShareRowExclusiveLock) ||
-		 hilo_rel_lock_held(key->seqid, AccessExclusiveLock)) &&
+		 idgen_lock_held_by_me(&seq_tag, ShareRowExclusiveLock) ||
+		 idgen_lock_held_by_me(&seq_tag, AccessExclusiveLock)) &&
 		!(seq_new && GetCurrentTransactionNestLevel() == 1))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),

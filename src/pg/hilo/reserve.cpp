@@ -21,10 +21,8 @@
 #include "pg/hilo/hilo.hpp"
 
 extern "C" {
-#include "common/int.h"
 #include "access/htup_details.h"
 #include "funcapi.h"
-#include "storage/lmgr.h"
 #include "tcop/utility.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"

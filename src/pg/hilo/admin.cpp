@@ -298,8 +298,8 @@ IDGEN_FUNCTION(hilo_set_floor)
 	LockRelationOid(relid, ShareLock);	/* no writer adds ids while we read them */
 	hilo_require_key(relid, &key);
 	taken = hilo_column_max(&key);
-	if (has_id && next_id - 1 > taken)
-		taken = next_id - 1;
+	if (has_id)
+		taken = Max(taken, next_id - 1);
 	hilo_draw_lock(key.seqid, ExclusiveLock);
 	hilo_hold_seq(key.seqid);
 	next = hilo_seq_next_value(key.seqid);
@@ -319,9 +319,7 @@ IDGEN_FUNCTION(hilo_set_floor)
 	PG_RETURN_INT64(block.next);
 }
 
-/* ---------------------------------------------------------------------
- * What the view id_gen.hilo_keys asks
- * --------------------------------------------------------------------- */
+/* ---- What the view id_gen.hilo_keys asks ---- */
 
 /*
  * id_gen.hilo_key_list(): every key of this database, from the catalog:
@@ -357,7 +355,8 @@ IDGEN_FUNCTION(hilo_key_list)
 			continue;
 		seen = lappend_oid(seen, ad->adrelid);
 		values[0] = ObjectIdGetDatum(ad->adrelid);
-		values[1] = DirectFunctionCall1(namein, CStringGetDatum(get_attname(ad->adrelid, ad->adnum, false)));
+		values[1] = CStringGetDatum(get_attname(ad->adrelid, ad->adnum, false));
+		values[1] = DirectFunctionCall1(namein, values[1]);
 		values[2] = ObjectIdGetDatum(k.seqid);
 		values[3] = CStringGetTextDatum(idgen::hilo_strategy_name(k.strategy));
 		values[4] = Int32GetDatum(k.max_lo);
@@ -419,20 +418,15 @@ IDGEN_FUNCTION(hilo_node_range)
 {
 	int32		node = PG_GETARG_INT32(0);
 	idgen::HiloNodeRange range;
-	TupleDesc	desc;
 	Datum		values[2];
-	bool		nulls[2] = {false, false};
 
 	if (node < 0 || node > idgen::kHiloMaxNode)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("node must be between 0 and %d, not %d", (int) idgen::kHiloMaxNode, node),
 				 errhint("A node is a worker id, as node_identity() reports it.")));
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "hilo_node_range must return a composite type");
 	range = idgen::hilo_node_range(node);
 	values[0] = Int64GetDatum(range.first);
 	values[1] = Int64GetDatum(range.last);
-	desc = BlessTupleDesc(desc);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+	PG_RETURN_DATUM(hilo_result_row(fcinfo, values));
 }

@@ -1,15 +1,13 @@
 /*
  * hilo/ddl.cpp: where keys are made.  The event trigger id_gen_hilo_keys
- * (ddl_command_end of CREATE TABLE and ALTER TABLE) turns a table's
- * default hilo_next() naming the table itself, in the short form, into its
- * key: a sequence OWNED BY the column, in the table's schema and owned by
- * its owner, starting above the table's rows, and the default rewritten to
- * name it.  It runs in the owner's DDL transaction, as the owner.
- * hilo_create_key() does the same where event triggers do not run.
- *
- * A default naming another table (LIKE ... INCLUDING DEFAULTS, PARTITION
- * OF) draws from that table's key.  A restore brings defaults already in
- * the full form, and their sequences: nothing is made then.
+ * (ddl_command_end of CREATE TABLE and ALTER TABLE) turns a table's default
+ * hilo_next() naming the table itself into its key: a sequence OWNED BY the
+ * column, in the table's schema and owned by its owner, starting above the
+ * table's rows, and the default rewritten to name it.  It runs in the
+ * owner's DDL transaction, as the owner; hilo_create_key() does the same
+ * where event triggers do not run.  A default naming another table (LIKE,
+ * PARTITION OF) draws from that table's key; a restore brings defaults in
+ * the full form with their sequences: nothing is made then.
  */
 #include "pg/pg.hpp"
 
@@ -41,9 +39,8 @@ extern "C" {
 static bool hilo_writing_defaults = false;
 
 /*
- * The key of the table an ALTER TABLE ... SET/DROP DEFAULT is about to
- * change (hilo_before_ddl), for its ddl_command_end to move the sequence
- * forward if the owner wrote another formula by hand.
+ * The key an ALTER TABLE ... SET/DROP DEFAULT is about to change, for its
+ * ddl_command_end to follow a formula the owner wrote by hand.
  */
 static struct
 {
@@ -126,9 +123,8 @@ hilo_column_max(const HiloKey *key)
 
 /*
  * Makes relid's own key on column attnum: its sequence, above the column's
- * ids in this node's range, and the defaults that ask for it.  The DDL
- * that asked holds the table's lock, so no writer adds ids meanwhile.
- * Returns the sequence.
+ * ids in this node's range, and the defaults that ask for it.  The DDL that
+ * asked holds the table's lock: no writer adds ids meanwhile.
  */
 static Oid
 hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
@@ -294,9 +290,8 @@ IDGEN_FUNCTION(hilo_before_ddl)
 
 /*
  * What the DDL on relid asks of us: its short-form defaults naming itself
- * become its key (a new one, or the one it has); a default naming another
- * table's key is refused where a crash could reset that key under this
- * table (an unlogged key for a logged table).
+ * become its key; a default naming an unlogged table's key is refused for
+ * a logged table (a crash would reset the key under it).
  */
 static void
 hilo_table_ddl(Oid relid)
@@ -367,7 +362,6 @@ IDGEN_FUNCTION(hilo_on_ddl)
 {
 	List	   *relids = NIL;
 	ListCell   *lc;
-	MemoryContext outer = CurrentMemoryContext;
 
 	if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
 		elog(ERROR, "hilo_on_ddl: not fired by an event trigger");
@@ -385,24 +379,19 @@ IDGEN_FUNCTION(hilo_on_ddl)
 		Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
 
 		if (!isnull)
-		{
-			MemoryContext spi = MemoryContextSwitchTo(outer);
-
 			relids = lappend_oid(relids, DatumGetObjectId(d));
-			MemoryContextSwitchTo(spi);
-		}
 	}
-	SPI_finish();
+	/* Still connected: the list lives in SPI's memory. */
 	foreach(lc, relids)
 		hilo_table_ddl(lfirst_oid(lc));
+	SPI_finish();
 	PG_RETURN_VOID();
 }
 
 /*
  * hilo_create_key(tbl regclass, col name DEFAULT NULL, max_lo integer
- * DEFAULT NULL): what the event trigger does, for where it does not run.
- * col NULL: the column whose default is hilo_next('tbl').  Table owner
- * only.  Returns the key's sequence.
+ * DEFAULT NULL): what the event trigger does, where it does not run (col
+ * NULL: the one defaulting to hilo_next('tbl')).  Returns the sequence.
  */
 IDGEN_FUNCTION(hilo_create_key)
 {

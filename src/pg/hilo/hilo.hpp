@@ -72,9 +72,7 @@ extern void idgen_hilo_init(void);
 /* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
 extern void idgen_hilo_relcache(Oid relid);
 
-/* ---------------------------------------------------------------------
- * hilo/key.cpp: what a key is
- * --------------------------------------------------------------------- */
+/* ---- hilo/key.cpp: what a key is ---- */
 
 /* A key, as the default of its table's column states it. */
 struct HiloKey
@@ -144,6 +142,9 @@ extern void hilo_null_argument(const char *what, const char *example);
 extern void hilo_check_max_lo(int32 max_lo);
 extern idgen::HiloStrategy hilo_strategy_arg(text *arg);
 
+/* The function's composite result, none of values NULL. */
+extern Datum hilo_result_row(FunctionCallInfo fcinfo, Datum *values);
+
 /* relid must be a table, not temporary, and the caller's (need_owner) or insertable. */
 extern void hilo_check_table(Oid relid, bool need_owner);
 
@@ -180,23 +181,20 @@ extern void hilo_seq_move_to(Oid seqid, int64 next_v);
 extern void hilo_draw_lock(Oid seqid, LOCKMODE mode);
 extern void hilo_draw_unlock(Oid seqid, LOCKMODE mode);
 
-/* ---------------------------------------------------------------------
- * hilo/next.cpp: drawing blocks (shared with reserve.cpp and orm.cpp)
- * --------------------------------------------------------------------- */
+/* ---- hilo/next.cpp: drawing blocks (shared with reserve.cpp and orm.cpp) ---- */
 
 /*
  * The locks of a draw ("Locks" above); refuses (55000) a draw in the
- * transaction that changed the key or its sequence, or made its key for a
- * table it did not create.
+ * transaction that changed the key, or made it for a table it did not create.
  */
 extern void hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode);
 
 /*
- * Draws need whole blocks of key into run: consecutive values of its
- * sequence whose blocks follow each other, made durable, under the locks of
- * a draw in draw_mode (ExclusiveLock for more than one block).
+ * Draws need whole, adjacent blocks of key into run, made durable, under
+ * the locks of a draw in draw_mode (ExclusiveLock for more than one block).
  */
-extern void hilo_take_run(const HiloKey *key, int64 need, LOCKMODE draw_mode, idgen::HiloBlock *run);
+extern void hilo_take_run(const HiloKey *key, int64 need, LOCKMODE draw_mode,
+						  idgen::HiloBlock *run);
 
 /* Makes a drawn value of seqid durable before any id of it is handed out. */
 extern void hilo_draw_durable(Oid seqid);
@@ -210,23 +208,18 @@ extern idgen::HiloNodeRange hilo_key_range(const HiloKey *key);
 /* The first value of key's sequence whose block lies above taken_to and in its range. */
 extern int64 hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v);
 
-/* ---------------------------------------------------------------------
- * hilo/ddl.cpp
- * --------------------------------------------------------------------- */
+/* ---- hilo/ddl.cpp ---- */
 
 /*
- * Rewrites the defaults of relid's columns that state key (or, with
- * short_only, that are hilo_next(relid) in the short form) into key's full
- * form, as relid's owner (ALTER TABLE ... SET DEFAULT).
+ * Rewrites the defaults of key's table that state key (short_only: that are
+ * its short form) into key's full form, as the table's owner.
  */
 extern void hilo_write_defaults(const HiloKey *key, bool short_only);
 
 /* The largest id in key's column and range (as the table's owner); 0: none. */
 extern int64 hilo_column_max(const HiloKey *key);
 
-/* ---------------------------------------------------------------------
- * hilo/orm.cpp
- * --------------------------------------------------------------------- */
+/* ---- hilo/orm.cpp ---- */
 
 /* ERROR unless key's hi table has the extension's trigger, enabled always, for key. */
 extern void hilo_orm_check(const HiloKey *key);

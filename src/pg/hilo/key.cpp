@@ -1,7 +1,6 @@
 /*
- * hilo/key.cpp: what a Hi/Lo key is.  A key is stated by the default of
- * its table's column, hilo_next(table, sequence, strategy, max_lo,
- * adaptive, hi_table) with constant arguments; this file reads it, checks
+ * hilo/key.cpp: what a Hi/Lo key is.  A key is stated by the full-form
+ * default of its table's column (hilo.hpp); this file reads it, checks
  * what a draw needs, and moves a key's sequence as its owner.
  */
 #include "pg/pg.hpp"
@@ -21,6 +20,7 @@ extern "C" {
 #include "catalog/pg_sequence.h"
 #include "common/int.h"
 #include "executor/spi.h"
+#include "funcapi.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/primnodes.h"
 #include "storage/lmgr.h"
@@ -33,9 +33,7 @@ extern "C" {
 
 using idgen::HiloStrategy;
 
-/* ---------------------------------------------------------------------
- * Names and argument checks
- * --------------------------------------------------------------------- */
+/* ---- Names and argument checks ---- */
 
 char *
 hilo_relname(Oid relid)
@@ -180,9 +178,18 @@ hilo_require_drawable_seq(Oid seqid, Oid relid)
 				 errhint("ALTER SEQUENCE %s NO CYCLE.", hilo_relname(seqid))));
 }
 
-/* ---------------------------------------------------------------------
- * Reading a key from a default
- * --------------------------------------------------------------------- */
+Datum
+hilo_result_row(FunctionCallInfo fcinfo, Datum *values)
+{
+	TupleDesc	desc;
+
+	if (get_call_result_type(fcinfo, nullptr, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values,
+											 (bool *) palloc0(desc->natts * sizeof(bool))));
+}
+
+/* ---- Reading a key from a default ---- */
 
 const char *
 hilo_c_symbol(Oid funcid)
@@ -203,19 +210,6 @@ hilo_c_symbol(Oid funcid)
 	}
 	ReleaseSysCache(tup);
 	return symbol;
-}
-
-/* The i-th argument of fe if it is a Const: its value and nullness. */
-static bool
-hilo_const_arg(FuncExpr *fe, int i, Datum *value, bool *isnull)
-{
-	Node	   *arg = strip_implicit_coercions((Node *) list_nth(fe->args, i));
-
-	if (!IsA(arg, Const))
-		return false;
-	*value = ((Const *) arg)->constvalue;
-	*isnull = ((Const *) arg)->constisnull;
-	return true;
 }
 
 HiloForm
@@ -254,8 +248,12 @@ hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp)
 	}
 	for (int i = 0; i < list_length(fe->args) && i < 6; i++)
 	{
-		if (!hilo_const_arg(fe, i, &v[i], &n[i]))
+		Node	   *arg = strip_implicit_coercions((Node *) list_nth(fe->args, i));
+
+		if (!IsA(arg, Const))
 			return HiloForm::none;
+		v[i] = ((Const *) arg)->constvalue;
+		n[i] = ((Const *) arg)->constisnull;
 	}
 	if (form == HiloForm::short_form)
 	{
@@ -323,7 +321,8 @@ hilo_table_key(Oid relid, HiloKey *key)
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("the Hi/Lo key of table %s names no sequence", hilo_relname(relid))));
 	key->increment = hilo_seq_params(key->seqid).seqincrement;
-	key->own = sequenceIsOwned(key->seqid, DEPENDENCY_AUTO, &owner_rel, &owner_col) && owner_rel == relid;
+	key->own = sequenceIsOwned(key->seqid, DEPENDENCY_AUTO, &owner_rel, &owner_col) &&
+		owner_rel == relid;
 	return true;
 }
 
@@ -360,9 +359,7 @@ hilo_key_expression(const HiloKey *key)
 					key->hi_table ? quote_literal_cstr(key->hi_table) : "NULL");
 }
 
-/* ---------------------------------------------------------------------
- * SQL as the table's owner, and the sequence
- * --------------------------------------------------------------------- */
+/* ---- SQL as the table's owner, and the sequence ---- */
 
 Oid
 hilo_rel_owner(Oid relid)
@@ -434,10 +431,9 @@ hilo_seq_next_value(Oid seqid, bool *called)
 }
 
 /*
- * Left "called" at the value before next_v when the sequence's range
- * allows, so that id_gen.hilo_keys shows where the key stands.  Never
- * backwards: the caller computed next_v from hilo_seq_next_value under the
- * draw lock.
+ * Left "called" at the value before next_v where the range allows, so that
+ * id_gen.hilo_keys shows where the key stands.  Never backwards: the
+ * caller read the sequence under the draw lock.
  */
 void
 hilo_seq_move_to(Oid seqid, int64 next_v)

@@ -1,15 +1,11 @@
 /*
  * hilo/next.cpp: hilo_next(), the per-row path, and the backend's cache of
- * blocks, one per key table.
- *
- * A block is drawn under the key its table's default states, read with the
+ * blocks, one per key table.  A block is drawn under the key read with the
  * table locked (AccessShareLock, to the end of the transaction); a change
- * of the key takes AccessExclusiveLock, so a draw runs before a change or
- * under the committed one, never across it.  Invalidations only mark
- * entries stale (the core's cache never moves an entry): a stale entry
- * checks the role's privilege again before its next id.  A block stays
- * valid across a change of the formula: every change moves the sequence
- * above every block drawn before (hilo/admin.cpp).
+ * takes AccessExclusiveLock, so a draw runs before it or under the
+ * committed key.  Invalidations only mark entries stale (the core's cache
+ * never moves an entry): a stale entry checks the privilege again.  A block
+ * stays valid across a change: every change moves the sequence above it.
  */
 #include "pg/pg.hpp"
 
@@ -42,9 +38,8 @@ using idgen::HiloStatus;
 static HiloCache *hilo_cache = nullptr;
 
 /*
- * A privilege check is recorded in an entry only if no invalidation that
- * could change its answer arrived while it ran (of the table being
- * checked, of all relations, of a role or a membership).
+ * A privilege check is recorded only if no invalidation that could change
+ * its answer (the table's, all relations', a role's) arrived meanwhile.
  */
 static uint64 hilo_inval_count = 0;
 static Oid	hilo_checking = InvalidOid;
@@ -95,9 +90,8 @@ hilo_draw_durable(Oid seqid)
 }
 
 /*
- * The block value v of key gives, into *block.  False for a block entirely
- * below 1 (draw again) unless this is the third attempt in a row: then, as
- * for a block that would pass 2^63-1, an ERROR.
+ * The block of key's value v.  False for a block entirely below 1 (draw
+ * again), but an ERROR at the third attempt in a row, or past 2^63-1.
  */
 static bool
 hilo_block_checked(const HiloKey *key, int64 v, int attempt, HiloBlock *block)
@@ -115,7 +109,6 @@ hilo_block_checked(const HiloKey *key, int64 v, int attempt, HiloBlock *block)
 					 errdetail("Hi value " INT64_FORMAT " with block size " INT64_FORMAT " (%s) would give ids above 9223372036854775807.",
 							   v, size, idgen::hilo_strategy_name(key->strategy)),
 					 errhint("The key has used up the bigint range; no id was handed out.")));
-			break;
 		case HiloStatus::below_one:
 			if (attempt < 2)
 				return false;
@@ -125,7 +118,6 @@ hilo_block_checked(const HiloKey *key, int64 v, int attempt, HiloBlock *block)
 							hilo_relname(key->seqid), hilo_relname(key->relid)),
 					 errdetail("Its value " INT64_FORMAT " gives a block entirely below 1.", v),
 					 errhint("Move the sequence to a value >= 0 with setval().")));
-			break;
 		case HiloStatus::bad_size:
 			break;
 	}
@@ -163,8 +155,7 @@ hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v)
 	idgen::HiloNodeRange range = hilo_key_range(key);
 	int64		v = next_v;
 
-	if (range.first - 1 > taken_to)
-		taken_to = range.first - 1;
+	taken_to = Max(taken_to, range.first - 1);
 	if (idgen::hilo_floor(key->strategy, hilo_key_size(key), taken_to, next_v, &v) != HiloStatus::ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
@@ -407,10 +398,7 @@ hilo_take_run(const HiloKey *key, int64 need, LOCKMODE draw_mode, HiloBlock *run
 	hilo_draw_durable(seqid);
 }
 
-/*
- * Draws the next block (or adaptive run of blocks) of key into e.  The key
- * was read with its table locked, so it is the one every draw uses now.
- */
+/* Draws the next block (or adaptive run) of key, read with its table locked, into e. */
 static void
 hilo_draw(const HiloKey *key, HiloEntry *e)
 {
@@ -526,9 +514,8 @@ hilo_next_id(Oid relid, Oid seqid)
 }
 
 /*
- * hilo_next(tbl regclass): the next id of tbl's key, as tbl's default
- * states it.  What users write; a table's own default in this form becomes
- * the full form when its owner's DDL sets it (hilo/ddl.cpp).
+ * hilo_next(tbl regclass): the next id of tbl's key.  A table's own default
+ * in this form becomes the full form when its owner's DDL sets it.
  */
 IDGEN_FUNCTION(hilo_next)
 {
@@ -538,10 +525,9 @@ IDGEN_FUNCTION(hilo_next)
 }
 
 /*
- * hilo_next(tbl, seq, strategy, max_lo, adaptive, hi_table): the key's
- * full form, as the table's default holds it.  Draws as the table's
- * default states the key, after checking that seq is its sequence; the
- * other arguments are there for pg_dump and \d.
+ * hilo_next(tbl, seq, strategy, max_lo, adaptive, hi_table): the full form
+ * a key's default holds.  Draws as the table's default states the key once
+ * seq is checked; the other arguments are there for pg_dump and \d.
  */
 IDGEN_FUNCTION(hilo_next_key)
 {
@@ -550,11 +536,7 @@ IDGEN_FUNCTION(hilo_next_key)
 	return hilo_next_id(PG_GETARG_OID(0), PG_GETARG_OID(1));
 }
 
-/*
- * hilo_backend_draws(tbl regclass): how many times this backend drew a
- * block (or a run of blocks) of tbl's key since it first loaded it; what
- * the benchmark counts.
- */
+/* hilo_backend_draws(tbl regclass): this backend's draws of tbl's key (for bench/). */
 IDGEN_FUNCTION(hilo_backend_draws)
 {
 	HiloEntry  *e = hilo_cache != nullptr && !PG_ARGISNULL(0) ? hilo_cache->find(PG_GETARG_OID(0)) : nullptr;
@@ -562,9 +544,7 @@ IDGEN_FUNCTION(hilo_backend_draws)
 	PG_RETURN_INT64(e != nullptr ? e->draws : 0);
 }
 
-/* ---------------------------------------------------------------------
- * Invalidation
- * --------------------------------------------------------------------- */
+/* ---- Invalidation ---- */
 
 void
 idgen_hilo_relcache(Oid relid)

@@ -3,17 +3,11 @@
  * of a key's ids to application code (RavenDB's "range", the textbook
  * get_next_hi), hilo_next_text() writes ids in RavenDB's readable form.
  *
- * A range is a run of consecutive values of the key's sequence, whose
- * blocks follow each other (hilo_values_adjacent): whole blocks, never a
- * part of one, so a range never shares a block with a backend's cache.  It
- * is drawn with the key's draw lock held exclusively (draws of hilo_next
- * take it in ShareLock), so no draw of the key runs meanwhile (hilo_take_run
- * says how a sequence the application shares is handled).  Like a block of
- * hilo_next, it is made durable before it is returned.
- *
- * A key never moves back: hilo_return() takes nothing back.  The client of
- * the adaptive size (n NULL) is the session, per table: its state lives
- * here, in backend memory.
+ * A range is whole blocks, never a part of one, so it never shares a block
+ * with a backend's cache.  It is drawn as a run (hilo_take_run), with the
+ * draw lock held exclusively, and made durable before it is returned.
+ * A key never moves back: hilo_return() takes nothing back.  The adaptive
+ * size (n NULL) is kept per session and table, in backend memory.
  */
 #include "pg/pg.hpp"
 
@@ -21,8 +15,6 @@
 #include "pg/hilo/hilo.hpp"
 
 extern "C" {
-#include "access/htup_details.h"
-#include "funcapi.h"
 #include "tcop/utility.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
@@ -33,8 +25,6 @@ extern "C" {
 extern "C" Datum hilo_next(PG_FUNCTION_ARGS);
 
 using idgen::HiloBlock;
-using idgen::HiloStatus;
-using idgen::HiloStrategy;
 
 /* A session's state for one table: the adaptive size and its latest range. */
 struct HiloClient
@@ -104,17 +94,13 @@ IDGEN_FUNCTION(hilo_reserve)
 	int64		want;
 	int64		per;
 	HiloBlock	ids;
-	TupleDesc	desc;
 	Datum		values[2];
-	bool		nulls[2] = {false, false};
 
 	if (!adaptive && PG_GETARG_INT32(1) < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("n must be at least 1, not %d", PG_GETARG_INT32(1)),
 				 errhint("Pass the number of ids wanted, or NULL to let the server choose.")));
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "hilo_reserve must return a composite type");
 
 	c = hilo_client(relid);
 	if (adaptive)
@@ -134,8 +120,7 @@ IDGEN_FUNCTION(hilo_reserve)
 
 	values[0] = Int64GetDatum(ids.next);
 	values[1] = Int64GetDatum(ids.last);
-	desc = BlessTupleDesc(desc);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+	PG_RETURN_DATUM(hilo_result_row(fcinfo, values));
 }
 
 /*
@@ -155,37 +140,32 @@ IDGEN_FUNCTION(hilo_return)
 	PG_RETURN_BOOL(false);
 }
 
-/* ---------------------------------------------------------------------
- * Readable ids
- * --------------------------------------------------------------------- */
+/* ---- Readable ids ---- */
 
 /*
- * The table part of a readable id: the table's name, schema-qualified
- * unless the schema is public, quoted where SQL needs it; the same in
- * every session, whatever its search_path.
+ * id as a readable id: the table's name, schema-qualified unless the
+ * schema is public, quoted where SQL needs it (the same in every session,
+ * whatever its search_path), then the number and this node's tag.
  */
-static char *
-hilo_text_table(Oid relid)
+static text *
+hilo_text_of(Oid relid, int64 id)
 {
-	char	   *qualified = hilo_quoted_name(relid);	/* ERROR if it is gone */
+	char	   *table = hilo_quoted_name(relid);	/* ERROR if it is gone */
 
 	if (strcmp(get_namespace_name(get_rel_namespace(relid)), "public") == 0)
-		return (char *) quote_identifier(get_rel_name(relid));
-	return qualified;
+		table = (char *) quote_identifier(get_rel_name(relid));
+	return cstring_to_text(psprintf("%s/" INT64_FORMAT "-%s", table, id, idgen_node_tag));
 }
 
 /* hilo_next_text(tbl regclass): '<table>/<n>-<node tag>', n from hilo_next(tbl). */
 IDGEN_FUNCTION(hilo_next_text)
 {
-	Oid			relid;
 	int64		id;
 
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next_text('orders').");
-	relid = PG_GETARG_OID(0);
-	id = DatumGetInt64(DirectFunctionCall1(hilo_next, ObjectIdGetDatum(relid)));
-	PG_RETURN_TEXT_P(cstring_to_text(psprintf("%s/" INT64_FORMAT "-%s", hilo_text_table(relid), id,
-											  idgen_node_tag)));
+	id = DatumGetInt64(DirectFunctionCall1(hilo_next, PG_GETARG_DATUM(0)));
+	PG_RETURN_TEXT_P(hilo_text_of(PG_GETARG_OID(0), id));
 }
 
 /*
@@ -197,8 +177,7 @@ IDGEN_FUNCTION(hilo_text_id)
 {
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next_text('orders').");
-	PG_RETURN_TEXT_P(cstring_to_text(psprintf("%s/" INT64_FORMAT "-%s", hilo_text_table(PG_GETARG_OID(0)),
-											  PG_GETARG_INT64(1), idgen_node_tag)));
+	PG_RETURN_TEXT_P(hilo_text_of(PG_GETARG_OID(0), PG_GETARG_INT64(1)));
 }
 
 /* hilo_parse_text(id text, OUT table_name text, OUT n bigint, OUT node_tag text) */
@@ -210,9 +189,7 @@ IDGEN_FUNCTION(hilo_parse_text)
 	size_t		table_len;
 	size_t		tag_at;
 	int64_t		n;
-	TupleDesc	desc;
 	Datum		values[3];
-	bool		nulls[3] = {false, false, false};
 
 	if (!idgen::hilo_parse_text_id(s, len, &table_len, &n, &tag_at))
 		ereport(ERROR,
@@ -220,11 +197,8 @@ IDGEN_FUNCTION(hilo_parse_text)
 				 errmsg("invalid Hi/Lo text id: \"%s\"", text_to_cstring(arg)),
 				 errdetail("A text id has the form <table>/<n>-<node tag>, e.g. orders/54-A: n from 1 to 9223372036854775807 without sign or leading zeros, the tag 1 to %d letters, digits or underscores.",
 						   (int) idgen::kHiloNodeTagMax)));
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "hilo_parse_text must return a composite type");
 	values[0] = PointerGetDatum(cstring_to_text_with_len(s, (int) table_len));
 	values[1] = Int64GetDatum(n);
 	values[2] = PointerGetDatum(cstring_to_text_with_len(s + tag_at, (int) (len - tag_at)));
-	desc = BlessTupleDesc(desc);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+	PG_RETURN_DATUM(hilo_result_row(fcinfo, values));
 }

@@ -39,7 +39,6 @@ using idgen::HiloStrategy;
 static void
 hilo_begin_change(Oid relid, HiloKey *key)
 {
-	hilo_refuse_in_recovery();
 	hilo_check_table(relid, true);
 	PreventCommandIfReadOnly("a change of a Hi/Lo key");
 	LockRelationOid(relid, AccessExclusiveLock);
@@ -292,7 +291,6 @@ IDGEN_FUNCTION(hilo_set_floor)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("next_id must be at least 1, not " INT64_FORMAT, next_id),
 				 errhint("Ids start at 1; pass NULL to move the key above the table's rows.")));
-	hilo_refuse_in_recovery();
 	hilo_check_table(relid, true);
 	PreventCommandIfReadOnly("hilo_set_floor()");
 	LockRelationOid(relid, ShareLock);	/* no writer adds ids while we read them */

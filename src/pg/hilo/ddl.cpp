@@ -404,7 +404,6 @@ IDGEN_FUNCTION(hilo_create_key)
 		hilo_null_argument("table", "Pass the table, e.g. hilo_create_key('orders', 'id').");
 	relid = PG_GETARG_OID(0);
 	hilo_check_max_lo(max_lo);
-	hilo_refuse_in_recovery();
 	hilo_check_table(relid, true);
 	LockRelationOid(relid, AccessExclusiveLock);	/* what ALTER TABLE takes: no writer meanwhile */
 	if (hilo_table_key(relid, &key))

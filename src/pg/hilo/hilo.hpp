@@ -145,7 +145,7 @@ extern idgen::HiloStrategy hilo_strategy_arg(text *arg);
 /* The function's composite result, none of values NULL. */
 extern Datum hilo_result_row(FunctionCallInfo fcinfo, Datum *values);
 
-/* relid must be a table, not temporary, and the caller's (need_owner) or insertable. */
+/* Not in recovery; relid a table, not temporary, the caller's (need_owner) or insertable. */
 extern void hilo_check_table(Oid relid, bool need_owner);
 
 /*

@@ -101,8 +101,10 @@ hilo_strategy_arg(text *arg)
 void
 hilo_check_table(Oid relid, bool need_owner)
 {
-	char		kind = get_rel_relkind(relid);
+	char		kind;
 
+	hilo_refuse_in_recovery();
+	kind = get_rel_relkind(relid);
 	if (kind == '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),

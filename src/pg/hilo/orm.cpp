@@ -253,7 +253,6 @@ IDGEN_FUNCTION(hilo_bind_table)
 				 errdetail("A hi table row advances by one per block."),
 				 errhint("Use legacy (Hibernate's and NHibernate's hilo: hi * (max_lo + 1)) or classic (hi * max_lo).")));
 	hilo_check_max_lo(max_lo);
-	hilo_refuse_in_recovery();
 	hilo_check_table(relid, true);
 	if (get_rel_relkind(hioid) != RELKIND_RELATION)
 		ereport(ERROR,

@@ -71,7 +71,6 @@ hilo_app_table(FunctionCallInfo fcinfo, const char *what)
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_reserve('orders').");
 	relid = PG_GETARG_OID(0);
-	hilo_refuse_in_recovery();
 	hilo_check_table(relid, false);
 	/* A range is drawn (or given back) for good: not in a read-only transaction. */
 	PreventCommandIfReadOnly(what);

@@ -3,6 +3,11 @@
 #
 #   bash bench/ab.sh REV_A REV_B [function ...]
 #   bash bench/ab.sh main HEAD snowflake_next timeuuid_next
+#   SETUP="CREATE TABLE t (id bigint DEFAULT hilo_next('t'))" \
+#       bash bench/ab.sh main HEAD "hilo_next('t')"
+#
+# A function given with its arguments is called as written; SETUP is run
+# in both servers after CREATE EXTENSION.
 #
 # Builds each revision as make install would (production build, no test
 # hooks) into a private copy of the server, starts one throwaway cluster per
@@ -22,6 +27,8 @@ shift 2
 FUNCS=${*:-snowflake_next timeuuid_next}
 N=${N:-1000000}
 R=${R:-9}
+SETUP=${SETUP:-}
+GROSS=${GROSS:-0}     # 1: the whole query's time per row, count(1) loop included
 
 install_deps
 WORK=$(mktemp -d /tmp/id_gen-ab.XXXXXX)
@@ -32,7 +39,7 @@ for side in a b; do
     git archive "$rev" | tar -x -C "$WORK/$side/src"
 done
 chown -R "$RUN_USER" "$WORK"
-as_user env WORK="$WORK" N="$N" R="$R" FUNCS="$FUNCS" A="$A" B="$B" bash -c '
+as_user env WORK="$WORK" N="$N" R="$R" FUNCS="$FUNCS" SETUP="$SETUP" GROSS="$GROSS" A="$A" B="$B" bash -c '
 set -euo pipefail
 BINDIR=$(pg_config --bindir) LIBDIR=$(pg_config --pkglibdir) SHAREDIR=$(pg_config --sharedir)
 port=54350
@@ -64,16 +71,20 @@ for side in a b; do
       DECLARE f text := format(\$f\$/proc/%s/schedstat\$f\$, pg_backend_pid()); t0 bigint;
       BEGIN t0 := split_part(pg_read_file(f), \$s\$ \$s\$, 1)::bigint; EXECUTE q;
       RETURN split_part(pg_read_file(f), \$s\$ \$s\$, 1)::bigint - t0; END \$\$;"
+    [ -z "$SETUP" ] || q $side "$SETUP"
 done
-printf "%-16s %10s %10s %7s   (N=%d, %d rounds, ns per call net of the count(1) loop: median, then min)\n" function "$A" "$B" "B/A" "$N" "$R"
+what="net of the count(1) loop"; [ "$GROSS" = 1 ] && what="gross, count(1) loop included"
+printf "%-16s %10s %10s %7s   (N=%d, %d rounds, ns per call $what: median, then min)\n" function "$A" "$B" "B/A" "$N" "$R"
 for f in $FUNCS; do
-    for side in a b; do q $side "SELECT count($f()) FROM generate_series(1, 100000)" >/dev/null; done
+    case $f in *"("*) ;; *) f="$f()" ;; esac
+    for side in a b; do q $side "SELECT count($f) FROM generate_series(1, 100000)" >/dev/null; done
     ra=() rb=()
     for i in $(seq 1 "$R"); do
         order="a b"; [ $((i % 2)) -eq 0 ] && order="b a"
         for side in $order; do
-            v=$(q $side "SELECT (ab_ns(\$q\$SELECT count($f()) FROM generate_series(1, $N)\$q\$)
-                             - ab_ns(\$q\$SELECT count(1) FROM generate_series(1, $N)\$q\$)) / $N")
+            loop="ab_ns(\$q\$SELECT count(1) FROM generate_series(1, $N)\$q\$)"
+            [ "$GROSS" = 1 ] && loop=0
+            v=$(q $side "SELECT (ab_ns(\$q\$SELECT count($f) FROM generate_series(1, $N)\$q\$) - $loop) / $N")
             if [ $side = a ]; then ra+=("$v"); else rb+=("$v"); fi
         done
     done

@@ -189,6 +189,15 @@ CREATE TABLE parted_3 (id bigint DEFAULT hilo_next('parted_3'), k int);
 ALTER TABLE parted ATTACH PARTITION parted_3 FOR VALUES FROM (20) TO (30);
 ALTER TABLE parted_2 ALTER COLUMN id SET DEFAULT hilo_next('parted');
 SELECT count(*) AS keys FROM id_gen.hilo_keys WHERE table_name::text LIKE 'parted%';
+-- DETACH leaves the partition's copied default naming the parent's key:
+-- the detached table draws on from it, apart from the parent's ids, and
+-- the parent cannot be dropped under it, as under a copied nextval().
+ALTER TABLE parted DETACH PARTITION parted_1;
+INSERT INTO parted_1 (k) VALUES (3);
+INSERT INTO parted (k) VALUES (15);
+SELECT count(*) AS rows, count(DISTINCT id) AS ids
+  FROM (SELECT id FROM parted UNION ALL SELECT id FROM parted_1) s;
+DROP TABLE parted; \echo :LAST_ERROR_SQLSTATE
 -- LIKE ... INCLUDING DEFAULTS copies the default: the copy draws from the
 -- same key (and needs INSERT on the key's table).
 CREATE TABLE orders_copy (LIKE orders INCLUDING DEFAULTS);

@@ -22,6 +22,11 @@ INSERT INTO app (who) SELECT 'sql' FROM generate_series(1, 9) RETURNING id;
 -- Many blocks at once (one setval past the first value, not one per block).
 SELECT first_id, last_id, last_id - first_id + 1 AS ids FROM hilo_reserve('app', 1000000);
 SELECT last_hi FROM id_gen.hilo_keys WHERE table_name = 'app'::regclass;
+-- At most 1048576 ids per call, the largest range the adaptive size gives:
+-- a role that may only INSERT burns no key faster than it could draw it
+-- (2^31 ids a call would use up a node's range of 2^43 in 4096 calls).
+SELECT * FROM hilo_reserve('app', 1048577); \echo :LAST_ERROR_SQLSTATE
+SELECT last_hi FROM id_gen.hilo_keys WHERE table_name = 'app'::regclass;
 
 -- The textbook get_next_hi: n = max_lo gives the block of one hi, also
 -- for hi 0, which lacks the id 0.

@@ -95,11 +95,13 @@ IDGEN_FUNCTION(hilo_reserve)
 	HiloBlock	ids;
 	Datum		values[2];
 
-	if (!adaptive && PG_GETARG_INT32(1) < 1)
+	/* A role that may draw must not burn a key faster than hilo_next() would. */
+	if (!adaptive && (PG_GETARG_INT32(1) < 1 || PG_GETARG_INT32(1) > idgen::kHiloRangeMax))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("n must be at least 1, not %d", PG_GETARG_INT32(1)),
-				 errhint("Pass the number of ids wanted, or NULL to let the server choose.")));
+				 errmsg("n must be between 1 and %lld, not %d",
+						(long long) idgen::kHiloRangeMax, PG_GETARG_INT32(1)),
+				 errhint("Pass the number of ids wanted, or NULL to let the server choose; take more ranges for more ids.")));
 
 	c = hilo_client(relid);
 	if (adaptive)

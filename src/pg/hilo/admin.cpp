@@ -3,18 +3,15 @@
  * hilo_bind(), hilo_set_adaptive(), hilo_set_floor(), and what the view
  * id_gen.hilo_keys asks.
  *
- * A change is the owner's DDL: the table's default is rewritten in the
- * caller's transaction (ALTER TABLE ... SET DEFAULT: a ROLLBACK restores
- * it), and the key's sequence is moved forward, never back, with setval(),
- * which no ROLLBACK undoes, to a value above every id the old formula or
- * the new one could have given.  Whether the change commits or not, no
- * id comes twice: other backends draw before it or under the committed
- * formula (the table's lock), and the changing transaction may not draw
- * (hilo_lock_for_draw).
+ * A change is the owner's DDL: the default is rewritten in the caller's
+ * transaction (a ROLLBACK restores it), and the sequence moves forward
+ * with setval(), which no ROLLBACK undoes, above every id the old or the
+ * new formula could have given.  Committed or not, no id comes twice:
+ * other backends draw before it or under the committed formula (the
+ * table's lock), and the changing transaction may not draw.
  */
 #include "pg/pg.hpp"
 
-#include "pg/guc.hpp"
 #include "pg/hilo/hilo.hpp"
 
 extern "C" {
@@ -22,16 +19,13 @@ extern "C" {
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "catalog/dependency.h"
-#include "catalog/indexing.h"
 #include "catalog/pg_attrdef.h"
 #include "catalog/pg_class.h"
 #include "funcapi.h"
 #include "storage/lmgr.h"
 #include "tcop/utility.h"
 #include "utils/acl.h"
-#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
-#include "utils/syscache.h"
 #include "utils/tuplestore.h"
 }
 
@@ -41,15 +35,10 @@ using idgen::HiloBlock;
 using idgen::HiloStatus;
 using idgen::HiloStrategy;
 
-/*
- * The start of a change of relid's key: the table's lock its ALTER TABLE
- * takes (waits for the transactions that use the table), then the key's
- * draw lock to the end of the (sub)transaction.
- */
+/* The start of a change: the lock ALTER TABLE takes, then the draw lock to the end. */
 static void
 hilo_begin_change(Oid relid, HiloKey *key)
 {
-	hilo_refuse_in_recovery();
 	hilo_check_table(relid, true);
 	PreventCommandIfReadOnly("a change of a Hi/Lo key");
 	LockRelationOid(relid, AccessExclusiveLock);
@@ -58,11 +47,9 @@ hilo_begin_change(Oid relid, HiloKey *key)
 }
 
 /*
- * Holds a sequence whose position a change reads and moves as ALTER
- * SEQUENCE holds it: an application's nextval() (an application's sequence,
- * or the owner calling it by hand) waits, so the position read is the one
- * moved from, and a setval() computed from it never moves the sequence
- * back.  Our own draws are held off by the draw lock.
+ * Holds a sequence a change reads and moves as ALTER SEQUENCE does: an
+ * application's nextval() waits, so a setval() computed from the position
+ * read never moves it back.  Our own draws wait for the draw lock.
  */
 static void
 hilo_hold_seq(Oid seqid)
@@ -72,24 +59,17 @@ hilo_hold_seq(Oid seqid)
 
 /* Moving a sequence the table's owner does not own needs what setval() needs. */
 static void
-hilo_check_move(Oid seqid)
+hilo_move_forward(Oid seqid, int64 from_v, int64 to_v)
 {
+	if (to_v <= from_v)
+		return;
 	if (pg_class_aclcheck(seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for sequence %s", hilo_relname(seqid)),
 				 errdetail("The change moves the sequence forward, as setval() does."),
 				 errhint("Grant UPDATE on the sequence to the table's owner.")));
-}
-
-static void
-hilo_move_forward(Oid seqid, int64 from_v, int64 to_v)
-{
-	if (to_v > from_v)
-	{
-		hilo_check_move(seqid);
-		hilo_seq_move_to(seqid, to_v);
-	}
+	hilo_seq_move_to(seqid, to_v);
 }
 
 static void
@@ -113,6 +93,8 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 	HiloKey		key;
 	int64		next;
 	int64		v;
+	idgen::HiloNodeRange range;
+	HiloBlock	block;
 
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table whose key changes, e.g. hilo_set_max_lo('orders', 100).");
@@ -149,20 +131,16 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 	 * sequence never moves back, so a block past this node's range would end
 	 * the key for good.
 	 */
-	{
-		idgen::HiloNodeRange range = hilo_key_range(&key);
-		HiloBlock	block;
-
-		if (hilo_key_block(&key, v > next ? v : next, &block) == HiloStatus::ok &&
-			block.last > range.last)
-			ereport(ERROR,
-					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-					 errmsg("blocks of %d ids would carry the Hi/Lo key of table %s past this node's range",
-							max_lo, hilo_relname(relid)),
-					 errdetail("Its next block would end at " INT64_FORMAT "; the node's ids end at " INT64_FORMAT
-							   ", and a key never moves back.", block.last, range.last),
-					 errhint("Nothing was changed.  Choose a smaller block size.")));
-	}
+	range = hilo_key_range(&key);
+	if (hilo_key_block(&key, v > next ? v : next, &block) == HiloStatus::ok &&
+		block.last > range.last)
+		ereport(ERROR,
+				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				 errmsg("blocks of %d ids would carry the Hi/Lo key of table %s past this node's range",
+						max_lo, hilo_relname(relid)),
+				 errdetail("Its next block would end at " INT64_FORMAT "; the node's ids end at " INT64_FORMAT
+						   ", and a key never moves back.", block.last, range.last),
+				 errhint("Nothing was changed.  Choose a smaller block size.")));
 	hilo_move_forward(key.seqid, next, v);
 	hilo_write_defaults(&key, false);
 	PG_RETURN_VOID();
@@ -170,12 +148,10 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 
 /*
  * hilo_bind(tbl, seq, strategy, max_lo): makes tbl's key draw from the
- * application's sequence with its ORM's formula, so that rows the
- * application keys and rows keyed by the default share one key space.
+ * application's sequence with its ORM's formula: one key space for both.
  * For the pooled strategies the block size is the sequence's INCREMENT
- * (trusting an argument instead is how EF Core users got duplicates).
- * The sequence moves above every id the key gave so far and above the
- * table's rows.
+ * (trusting an argument is how EF Core users got duplicates).  The
+ * sequence moves above every id the key gave and the table's rows.
  */
 IDGEN_FUNCTION(hilo_bind)
 {
@@ -189,7 +165,6 @@ IDGEN_FUNCTION(hilo_bind)
 	int64		next;
 	int64		to_next;
 	int64		v;
-	int64		taken = 0;
 	bool		called = false;
 
 	if (PG_ARGISNULL(0))
@@ -210,7 +185,7 @@ IDGEN_FUNCTION(hilo_bind)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for sequence %s", hilo_relname(seqid)),
 				 errhint("Binding a key to a sequence needs USAGE or UPDATE on the sequence.")));
-	increment = hilo_seq_increment(seqid);
+	increment = hilo_seq_params(seqid).seqincrement;
 	if (increment <= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -264,8 +239,7 @@ IDGEN_FUNCTION(hilo_bind)
 	if (called && idgen::hilo_move(key.strategy, next - key.seq_base, hilo_key_size(&key), strategy, to_next,
 								   hilo_key_size(&bound), &v) != HiloStatus::ok)
 		hilo_cannot_move(&key);
-	(void) hilo_column_max(relid, key.attnum, hilo_key_range(&bound), &taken);
-	v = hilo_value_above(&bound, taken, v);
+	v = hilo_value_above(&bound, hilo_column_max(&bound), v);
 	hilo_move_forward(seqid, to_next, v);
 	hilo_write_defaults(&bound, false);
 	PG_RETURN_VOID();
@@ -294,12 +268,10 @@ IDGEN_FUNCTION(hilo_set_adaptive)
 }
 
 /*
- * hilo_set_floor(tbl, next_id DEFAULT NULL): moves tbl's key forward so
- * that every block drawn from now on starts above the largest id of its
- * column (read with the table locked against writers) and, if given, at
- * or above next_id; as setval() after a bulk load.  Never moves it back;
- * not undone by ROLLBACK.  Returns the first id of the next block.  A
- * block a backend holds already is used to its end, as a sequence's
+ * hilo_set_floor(tbl, next_id DEFAULT NULL): as setval() after a bulk
+ * load, moves tbl's key forward (never back, not undone by ROLLBACK) above
+ * the largest id of its column and to next_id or above.  Returns the first
+ * id of the next block.  Blocks backends hold are used up, as a sequence's
  * cached values are.
  */
 IDGEN_FUNCTION(hilo_set_floor)
@@ -321,14 +293,13 @@ IDGEN_FUNCTION(hilo_set_floor)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("next_id must be at least 1, not " INT64_FORMAT, next_id),
 				 errhint("Ids start at 1; pass NULL to move the key above the table's rows.")));
-	hilo_refuse_in_recovery();
 	hilo_check_table(relid, true);
 	PreventCommandIfReadOnly("hilo_set_floor()");
 	LockRelationOid(relid, ShareLock);	/* no writer adds ids while we read them */
 	hilo_require_key(relid, &key);
-	(void) hilo_column_max(relid, key.attnum, hilo_key_range(&key), &taken);
-	if (has_id && next_id - 1 > taken)
-		taken = next_id - 1;
+	taken = hilo_column_max(&key);
+	if (has_id)
+		taken = Max(taken, next_id - 1);
 	hilo_draw_lock(key.seqid, ExclusiveLock);
 	hilo_hold_seq(key.seqid);
 	next = hilo_seq_next_value(key.seqid);
@@ -348,14 +319,12 @@ IDGEN_FUNCTION(hilo_set_floor)
 	PG_RETURN_INT64(block.next);
 }
 
-/* ---------------------------------------------------------------------
- * What the view id_gen.hilo_keys asks
- * --------------------------------------------------------------------- */
+/* ---- What the view id_gen.hilo_keys asks ---- */
 
 /*
  * id_gen.hilo_key_list(): every key of this database, from the catalog:
- * each table's full-form default naming the table itself (its lowest such
- * column).  pg_attrdef is readable by every role; so is this.
+ * a table's first full-form default naming the table itself that the scan
+ * meets.  pg_attrdef is readable by every role; so is this.
  */
 IDGEN_FUNCTION(hilo_key_list)
 {
@@ -410,20 +379,14 @@ IDGEN_FUNCTION(hilo_key_list)
  */
 IDGEN_FUNCTION(hilo_block_size)
 {
-	HiloStrategy strategy;
+	int			arg;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	strategy = hilo_strategy_arg(PG_GETARG_TEXT_PP(0));
-	if (idgen::hilo_size_is_increment(strategy))
-	{
-		if (PG_ARGISNULL(2))
-			PG_RETURN_NULL();
-		PG_RETURN_INT64(PG_GETARG_INT64(2));
-	}
-	if (PG_ARGISNULL(1))
+	arg = idgen::hilo_size_is_increment(hilo_strategy_arg(PG_GETARG_TEXT_PP(0))) ? 2 : 1;
+	if (PG_ARGISNULL(arg))
 		PG_RETURN_NULL();
-	PG_RETURN_INT64(PG_GETARG_INT32(1));
+	PG_RETURN_INT64(arg == 2 ? PG_GETARG_INT64(2) : PG_GETARG_INT32(1));
 }
 
 /*
@@ -477,20 +440,15 @@ IDGEN_FUNCTION(hilo_node_range)
 {
 	int32		node = PG_GETARG_INT32(0);
 	idgen::HiloNodeRange range;
-	TupleDesc	desc;
 	Datum		values[2];
-	bool		nulls[2] = {false, false};
 
 	if (node < 0 || node > idgen::kHiloMaxNode)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("node must be between 0 and %d, not %d", (int) idgen::kHiloMaxNode, node),
 				 errhint("A node is a worker id, as node_identity() reports it.")));
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "hilo_node_range must return a composite type");
 	range = idgen::hilo_node_range(node);
 	values[0] = Int64GetDatum(range.first);
 	values[1] = Int64GetDatum(range.last);
-	desc = BlessTupleDesc(desc);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+	PG_RETURN_DATUM(hilo_result_row(fcinfo, values));
 }

@@ -1,17 +1,13 @@
 /*
  * hilo/ddl.cpp: where keys are made.  The event trigger id_gen_hilo_keys
- * (ddl_command_end of CREATE TABLE and ALTER TABLE) turns every default of
- * a table that is hilo_next() naming that table itself, in the short form,
- * into its key: a sequence OWNED BY the column, in the table's schema and
- * owned by the table's owner, that starts above the table's rows, and the
- * default rewritten to name it (hilo.hpp).  It runs in the owner's DDL
- * transaction, as the owner.  hilo_create_key() does the same where event
- * triggers do not run (single-user mode, event_triggers = off).
- *
- * A default naming another table (LIKE ... INCLUDING DEFAULTS, PARTITION
- * OF, a copy) is left as it is: it draws from that table's key.  A restore
- * brings defaults already in the full form, and the sequences with them:
- * nothing is made then.
+ * (ddl_command_end of CREATE TABLE and ALTER TABLE) turns a table's default
+ * hilo_next() naming the table itself into its key: a sequence OWNED BY the
+ * column, in the table's schema and owned by its owner, starting above the
+ * table's rows, and the default rewritten to name it.  It runs in the
+ * owner's DDL transaction, as the owner; hilo_create_key() does the same
+ * where event triggers do not run.  A default naming another table (LIKE,
+ * PARTITION OF) draws from that table's key; a restore brings defaults in
+ * the full form with their sequences: nothing is made then.
  */
 #include "pg/pg.hpp"
 
@@ -33,53 +29,24 @@ extern "C" {
 #include "executor/spi.h"
 #include "nodes/parsenodes.h"
 #include "catalog/namespace.h"
-#include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 }
 
-/*
- * The columns of relid whose default has form (naming relid itself): each
- * its attnum, plus kHiloTextColumn for the text form.
- */
-static const int kHiloTextColumn = 0x10000;
-
 /* Set while hilo_write_defaults runs its ALTER TABLE. */
 static bool hilo_writing_defaults = false;
 
 /*
- * The key of the table an ALTER TABLE ... SET/DROP DEFAULT is about to
- * change (hilo_before_ddl), for its ddl_command_end to move the sequence
- * forward if the owner wrote another formula by hand.
+ * The key an ALTER TABLE ... SET/DROP DEFAULT is about to change, for its
+ * ddl_command_end to follow a formula the owner wrote by hand.
  */
 static struct
 {
 	LocalTransactionId lxid;	/* InvalidLocalTransactionId: none */
 	HiloKey		key;
 }			hilo_old_key;
-
-static List *
-hilo_self_columns(Oid relid, HiloForm form)
-{
-	Relation	rel = relation_open(relid, AccessShareLock);
-	TupleConstr *constr = RelationGetDescr(rel)->constr;
-	List	   *cols = NIL;
-
-	for (int i = 0; constr != nullptr && i < constr->num_defval; i++)
-	{
-		HiloKey		k;
-		Oid			named = InvalidOid;
-		bool		is_text;
-
-		if (hilo_parse_default((Node *) stringToNode(constr->defval[i].adbin), &named, &k, &is_text) == form &&
-			named == relid)
-			cols = lappend_int(cols, constr->defval[i].adnum | (is_text ? kHiloTextColumn : 0));
-	}
-	relation_close(rel, NoLock);
-	return cols;
-}
 
 void
 hilo_write_defaults(const HiloKey *key, bool short_only)
@@ -119,23 +86,23 @@ hilo_write_defaults(const HiloKey *key, bool short_only)
 	CommandCounterIncrement();
 }
 
-bool
-hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range, int64 *max)
+int64
+hilo_column_max(const HiloKey *key)
 {
+	idgen::HiloNodeRange range = hilo_key_range(key);
 	HiloAsRole	st;
 	SPIPlanPtr	plan;
-	bool		isnull = true;
-	char		kind = get_rel_relkind(relid);
-	const char *col = quote_identifier(get_attname(relid, attnum, false));
+	bool		isnull;
+	int64		max;
+	char		kind = get_rel_relkind(key->relid);
+	Oid			type = get_atttype(key->relid, key->attnum);
+	const char *col = quote_identifier(get_attname(key->relid, key->attnum, false));
 
-	Oid			type = get_atttype(relid, attnum);
-
-	*max = 0;
 	if (kind != RELKIND_RELATION && kind != RELKIND_PARTITIONED_TABLE)
-		return false;			/* a foreign table's rows are another server's */
+		return 0;				/* a foreign table's rows are another server's */
 	if (type != INT2OID && type != INT4OID && type != INT8OID && type != NUMERICOID)
-		return false;			/* text ids: hilo_set_floor(t, n) after a load */
-	hilo_as_role_enter(&st, hilo_rel_owner(relid));
+		return 0;				/* text ids: hilo_set_floor(t, n) after a load */
+	hilo_as_role_enter(&st, hilo_rel_owner(key->relid));
 	/*
 	 * Read with the latest snapshot, not the transaction's: under REPEATABLE
 	 * READ the statement's snapshot predates our wait for the table's lock,
@@ -143,28 +110,21 @@ hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range, int64 
 	 */
 	plan = SPI_prepare(psprintf("SELECT pg_catalog.max(%s)::pg_catalog.int8 FROM %s WHERE %s BETWEEN "
 								INT64_FORMAT " AND " INT64_FORMAT,
-								col, hilo_quoted_name(relid), col, range.first, range.last), 0, nullptr);
+								col, hilo_quoted_name(key->relid), col, range.first, range.last), 0, nullptr);
 	if (plan == nullptr ||
 		SPI_execute_snapshot(plan, nullptr, nullptr, GetLatestSnapshot(), InvalidSnapshot,
 							 true, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "id_gen: reading the largest id of table %u failed", relid);
-	if (SPI_processed == 1)
-	{
-		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-
-		if (!isnull)
-			*max = DatumGetInt64(d);
-	}
+		elog(ERROR, "id_gen: reading the largest id of table %u failed", key->relid);
+	/* An aggregate without GROUP BY gives one row. */
+	max = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	hilo_as_role_leave(&st);
-	return !isnull;
+	return isnull ? 0 : max;
 }
 
 /*
- * Makes relid's own key on column attnum with block size max_lo: its
- * sequence, above the column's ids in this node's range, and the defaults
- * of relid that ask for it.  The table is locked by the DDL that asked (a
- * new table, or ALTER TABLE's AccessExclusiveLock), so no writer adds ids
- * while we read them.  Returns the sequence.
+ * Makes relid's own key on column attnum: its sequence, above the column's
+ * ids in this node's range, and the defaults that ask for it.  The DDL that
+ * asked holds the table's lock: no writer adds ids meanwhile.
  */
 static Oid
 hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
@@ -172,7 +132,6 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 	HiloKey		key;
 	Oid			nsp = get_rel_namespace(relid);
 	char	   *seqname;
-	int64		taken = 0;
 	int64		start;
 	HiloAsRole	st;
 	ListCell   *lc;
@@ -207,8 +166,7 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 	key.adaptive = idgen_hilo_adaptive;
 	key.increment = 1;
 	key.own = true;
-	(void) hilo_column_max(relid, attnum, hilo_key_range(&key), &taken);
-	start = hilo_value_above(&key, taken, 0);
+	start = hilo_value_above(&key, hilo_column_max(&key), 0);
 
 	seqname = ChooseRelationName(get_rel_name(relid), get_attname(relid, attnum, false), "seq", nsp, false);
 	hilo_as_role_enter(&st, hilo_rel_owner(relid));
@@ -229,53 +187,25 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 
 /*
  * Two keys in one partitioned table repeat ids across its partitions (a
- * primary key that leaves out the partition key does not see it): a
- * partition with a key of its own, attached or created under a parent that
- * has one, gets a WARNING with the command that shares the parent's.
+ * primary key without the partition key does not see it): a partition with
+ * a key of its own under a parent with one gets a WARNING.
  */
 static void
-hilo_warn_partition_keys(Oid relid)
+hilo_warn_partition_key(Oid part, AttrNumber attnum, Oid parent)
 {
-	HiloKey		key;
-	HiloKey		parent_key;
-	List	   *parts = NIL;
-	ListCell   *lc;
-
-	if (get_rel_relispartition(relid))
-	{
-		Oid			parent = get_partition_parent(relid, true);
-
-		if (hilo_table_key(relid, &key) && hilo_table_key(parent, &parent_key))
-			ereport(WARNING,
-					(errmsg("partition %s has a Hi/Lo key of its own, beside the key of %s",
-							hilo_relname(relid), hilo_relname(parent)),
-					 errdetail("Rows inserted through either key may repeat the other's ids."),
-					 errhint("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT hilo_next('%s') shares the parent's key.",
-							 hilo_relname(relid), quote_identifier(get_attname(relid, key.attnum, false)),
-							 hilo_relname(parent))));
-	}
-	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE && hilo_table_key(relid, &parent_key))
-		parts = find_inheritance_children(relid, NoLock);
-	foreach(lc, parts)
-	{
-		Oid			part = lfirst_oid(lc);
-
-		if (hilo_table_key(part, &key))
-			ereport(WARNING,
-					(errmsg("partition %s has a Hi/Lo key of its own, beside the key of %s",
-							hilo_relname(part), hilo_relname(relid)),
-					 errdetail("Rows inserted through either key may repeat the other's ids."),
-					 errhint("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT hilo_next('%s') shares the parent's key.",
-							 hilo_relname(part), quote_identifier(get_attname(part, key.attnum, false)),
-							 hilo_relname(relid))));
-	}
+	ereport(WARNING,
+			(errmsg("partition %s has a Hi/Lo key of its own, beside the key of %s",
+					hilo_relname(part), hilo_relname(parent)),
+			 errdetail("Rows inserted through either key may repeat the other's ids."),
+			 errhint("ALTER TABLE %s ALTER COLUMN %s SET DEFAULT hilo_next('%s') shares the parent's key.",
+					 hilo_relname(part), quote_identifier(get_attname(part, attnum, false)),
+					 hilo_relname(parent))));
 }
 
 /*
  * The owner wrote a key's default by hand (a migration replaying an older
- * schema, a restored default): the sequence moves as hilo_set_max_lo() or
- * hilo_bind() would have moved it, above every id the old formula gave and
- * the table's rows, and the transaction draws no block from it.
+ * schema): the sequence moves as hilo_set_max_lo() or hilo_bind() would
+ * have moved it, and the transaction draws no block from it.
  */
 static void
 hilo_follow_hand_change(Oid relid)
@@ -286,7 +216,7 @@ hilo_follow_hand_change(Oid relid)
 	int64		next;
 	int64		to_next;
 	int64		v;
-	int64		taken = 0;
+	idgen::HiloBlock block;
 
 	if (hilo_old_key.lxid != idgen_my_lxid() || old.relid != relid || !hilo_table_key(relid, &now) ||
 		(now.seqid == old.seqid && now.strategy == old.strategy && hilo_key_size(&now) == hilo_key_size(&old)))
@@ -306,19 +236,14 @@ hilo_follow_hand_change(Oid relid)
 				 errmsg("cannot change the Hi/Lo key of table %s", hilo_relname(relid)),
 				 errdetail("Its next block would give ids above 9223372036854775807.")));
 	v += now.seq_base;
-	(void) hilo_column_max(relid, now.attnum, hilo_key_range(&now), &taken);
-	v = hilo_value_above(&now, taken, v);
-	{
-		idgen::HiloBlock block;
-
-		if (hilo_key_block(&now, v, &block) == idgen::HiloStatus::ok &&
-			block.last > hilo_key_range(&now).last)
-			ereport(ERROR,
-					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-					 errmsg("the new default would carry the Hi/Lo key of table %s past this node's range",
-							hilo_relname(relid)),
-					 errhint("Nothing was changed.  Choose a smaller block size.")));
-	}
+	v = hilo_value_above(&now, hilo_column_max(&now), v);
+	if (hilo_key_block(&now, v, &block) == idgen::HiloStatus::ok &&
+		block.last > hilo_key_range(&now).last)
+		ereport(ERROR,
+				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				 errmsg("the new default would carry the Hi/Lo key of table %s past this node's range",
+						hilo_relname(relid)),
+				 errhint("Nothing was changed.  Choose a smaller block size.")));
 	if (v > to_next)
 	{
 		if (pg_class_aclcheck(now.seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
@@ -367,9 +292,8 @@ IDGEN_FUNCTION(hilo_before_ddl)
 
 /*
  * What the DDL on relid asks of us: its short-form defaults naming itself
- * become its key (a new one, or the one it has); a default naming another
- * table's key is refused where a crash could reset that key under this
- * table (an unlogged key for a logged table).
+ * become its key; a default naming an unlogged table's key is refused for
+ * a logged table (a crash would reset the key under it).
  */
 static void
 hilo_table_ddl(Oid relid)
@@ -377,6 +301,7 @@ hilo_table_ddl(Oid relid)
 	char		kind = get_rel_relkind(relid);
 	List	   *short_cols;
 	HiloKey		key;
+	HiloKey		other;
 	Relation	rel;
 	TupleConstr *constr;
 
@@ -414,7 +339,24 @@ hilo_table_ddl(Oid relid)
 			(void) hilo_make_key(relid, (AttrNumber) (linitial_int(short_cols) & ~kHiloTextColumn),
 								 idgen_hilo_max_lo);
 	}
-	hilo_warn_partition_keys(relid);
+	/* Only a table with a key of its own is looked at: no partition is opened else. */
+	if (get_rel_relispartition(relid) && hilo_table_key(relid, &key))
+	{
+		Oid			parent = get_partition_parent(relid, true);
+
+		if (hilo_table_key(parent, &other))
+			hilo_warn_partition_key(relid, key.attnum, parent);
+	}
+	if (kind == RELKIND_PARTITIONED_TABLE && hilo_table_key(relid, &other))
+	{
+		ListCell   *lc;
+
+		foreach(lc, find_inheritance_children(relid, NoLock))
+		{
+			if (hilo_table_key(lfirst_oid(lc), &key))
+				hilo_warn_partition_key(lfirst_oid(lc), key.attnum, relid);
+		}
+	}
 }
 
 /* The event trigger id_gen_hilo_keys (ddl_command_end). */
@@ -422,7 +364,6 @@ IDGEN_FUNCTION(hilo_on_ddl)
 {
 	List	   *relids = NIL;
 	ListCell   *lc;
-	MemoryContext outer = CurrentMemoryContext;
 
 	if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
 		elog(ERROR, "hilo_on_ddl: not fired by an event trigger");
@@ -440,24 +381,19 @@ IDGEN_FUNCTION(hilo_on_ddl)
 		Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
 
 		if (!isnull)
-		{
-			MemoryContext spi = MemoryContextSwitchTo(outer);
-
 			relids = lappend_oid(relids, DatumGetObjectId(d));
-			MemoryContextSwitchTo(spi);
-		}
 	}
-	SPI_finish();
+	/* Still connected: the list lives in SPI's memory. */
 	foreach(lc, relids)
 		hilo_table_ddl(lfirst_oid(lc));
+	SPI_finish();
 	PG_RETURN_VOID();
 }
 
 /*
  * hilo_create_key(tbl regclass, col name DEFAULT NULL, max_lo integer
- * DEFAULT NULL): what the event trigger does, for where it does not run.
- * col NULL: the column whose default is hilo_next('tbl').  Table owner
- * only.  Returns the key's sequence.
+ * DEFAULT NULL): what the event trigger does, where it does not run (col
+ * NULL: the one defaulting to hilo_next('tbl')).  Returns the sequence.
  */
 IDGEN_FUNCTION(hilo_create_key)
 {
@@ -470,7 +406,6 @@ IDGEN_FUNCTION(hilo_create_key)
 		hilo_null_argument("table", "Pass the table, e.g. hilo_create_key('orders', 'id').");
 	relid = PG_GETARG_OID(0);
 	hilo_check_max_lo(max_lo);
-	hilo_refuse_in_recovery();
 	hilo_check_table(relid, true);
 	LockRelationOid(relid, AccessExclusiveLock);	/* what ALTER TABLE takes: no writer meanwhile */
 	if (hilo_table_key(relid, &key))

@@ -3,48 +3,41 @@
  * backend-local cache are plain C++ in src/core/hilo.cpp; the user's guide
  * is docs/hilo.md).  One header for the module, one file per context:
  *
- *   hilo/key.cpp      what a key is: the table's column default that names
- *                     it, the checks a draw makes, its sequence
+ *   hilo/key.cpp      what a key is, the checks a draw makes, its sequence
  *   hilo/next.cpp     the per-row path: hilo_next(), the backend's cache
- *                     of blocks, drawing a block
- *   hilo/ddl.cpp      the event trigger that turns DEFAULT hilo_next('t')
- *                     into t's key, and hilo_create_key()
- *   hilo/admin.cpp    the owner's changes: hilo_set_max_lo(), hilo_bind(),
- *                     hilo_set_floor(), hilo_set_adaptive(); the key list
+ *   hilo/ddl.cpp      the event trigger that makes keys, hilo_create_key()
+ *   hilo/admin.cpp    the owner's changes of a key; the key list
  *   hilo/reserve.cpp  ranges for applications, readable ids
  *   hilo/orm.cpp      keys whose ORM reads its hi values from a hi table row
  *   hilo/citus.cpp    Citus: shards' defaults (a utility hook), a worker's
  *                     key counted in the window Citus gives its sequence
  *
- * Where the state lives.  A key is what PostgreSQL already keeps: a
- * sequence, and a formula written in the default of the table's column,
+ * Where the state lives.  A key is a sequence and a formula written in the
+ * default of the table's column,
  *
  *   hilo_next('s.t'::regclass, 's.t_id_seq'::regclass, 'classic', 1000, true, NULL)
  *
  * (table, sequence, strategy, max_lo, adaptive, hi table).  A key of its
- * own draws from a sequence OWNED BY that column: dropped, dumped, restored,
- * renamed, moved and replicated with the table, and carried by crash
- * recovery, standbys, PITR and pg_upgrade as any serial's.  A bound key
- * names the application's sequence instead.  Nothing else is stored: no
- * key table, no background worker, no read of any table when drawing.
- * The backend's cache (idgen::HiloCache) holds each key's current block;
- * its fast path is a hash lookup and an increment.
+ * own draws from a sequence OWNED BY that column, which PostgreSQL drops,
+ * dumps, restores, moves and replicates with the table, as any serial's.
+ * A bound key names the application's sequence.  Nothing else is stored,
+ * and no draw reads a table.  The backend's cache (idgen::HiloCache) holds
+ * each key's current block.
  *
  * Security model (sql/hilo_roles.sql and test/specs/hilo_roles.spec attack it).
  *  - Drawing (hilo_next, hilo_reserve) needs INSERT on the key's table, as
- *    an identity column does: nothing on its own sequence, which grants
- *    nothing to anybody (nextval_internal without a privilege check, after
- *    ours).  A bound key also needs what nextval() needs on the
- *    application's sequence.  A call only draws under the formula the
- *    table's own default states: its arguments are checked against it.
+ *    an identity column does, and nothing on its own sequence, which grants
+ *    nothing to anybody; a bound key also needs what nextval() needs on the
+ *    application's sequence.  A call draws only under the formula the
+ *    table's own default states.
  *  - Changing a key is its table owner's DDL: the event trigger runs in
  *    the owner's CREATE/ALTER TABLE, hilo_set_max_lo() and friends need the
- *    table's ownership; the SQL they run (CREATE SEQUENCE, ALTER TABLE ...
- *    SET DEFAULT, setval) runs as the table's owner, search_path pinned,
- *    in a security-restricted operation.  No code of another role runs.
- *  - Which objects are read: the key's table's defaults (relcache) and its
- *    sequence; an ORM key's hi table's triggers.  When a key is made or
- *    its owner calls hilo_set_floor(), the table's own rows (as owner).
+ *    table's ownership; the SQL they run runs as the table's owner,
+ *    search_path pinned, in a security-restricted operation.  No code of
+ *    another role runs.
+ *  - Read: the key's table's defaults and its sequence; an ORM key's hi
+ *    table's triggers; when a key is made or hilo_set_floor() moves it, the
+ *    table's rows (as owner).
  *
  * Locks, and for how long.
  *  - A draw: RowExclusiveLock on the sequence, as nextval() (to the end of
@@ -53,12 +46,10 @@
  *    ShareLock for one block, ExclusiveLock for a run of blocks, released
  *    as soon as the values are drawn.
  *  - A change (hilo_set_max_lo, hilo_bind, hilo_set_adaptive): the table's
- *    AccessExclusiveLock (what its ALTER TABLE takes), then the draw lock
- *    ExclusiveLock to the end of the (sub)transaction, so that other
- *    backends draw either before it or under the committed formula.  The
- *    changing transaction itself may not draw from the key (see
- *    hilo_lock_for_draw): a ROLLBACK restores the old formula, and ids
- *    drawn under the new one would come again.
+ *    AccessExclusiveLock, then the draw lock ExclusiveLock to the end of
+ *    the (sub)transaction: other backends draw before it or under the
+ *    committed formula.  The changing transaction may not draw from the key
+ *    (hilo_lock_for_draw): a ROLLBACK would bring the old formula back.
  *
  * No function here keeps a C++ object with a destructor alive across a
  * call that may ereport(ERROR); the core's calls that may throw go through
@@ -72,6 +63,7 @@
 
 extern "C" {
 #include "access/attnum.h"
+#include "catalog/pg_sequence.h"
 #include "nodes/pg_list.h"
 #include "storage/lockdefs.h"
 }
@@ -85,9 +77,7 @@ extern void idgen_hilo_citus_init(void);
 /* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
 extern void idgen_hilo_relcache(Oid relid);
 
-/* ---------------------------------------------------------------------
- * hilo/key.cpp: what a key is
- * --------------------------------------------------------------------- */
+/* ---- hilo/key.cpp: what a key is ---- */
 
 /* A key, as the default of its table's column states it. */
 struct HiloKey
@@ -126,7 +116,10 @@ extern void hilo_citus_refuse_key(Oid relid);
 /* The ids value v of key gives (core hilo_block, in key's window). */
 extern idgen::HiloStatus hilo_key_block(const HiloKey *key, int64 v, idgen::HiloBlock *block);
 
-/* funcid's C symbol if it is a C function of this library, else nullptr. */
+/*
+ * funcid's C symbol if it is a C function of this library, else nullptr.
+ * Only a superuser can create a C function: no role can fake ours.
+ */
 extern const char *hilo_c_symbol(Oid funcid);
 
 /* What a column default is, for us. */
@@ -138,18 +131,21 @@ enum class HiloForm : uint8_t
 };
 
 /*
- * Classifies a default expression; for the short form *relid is the table
- * it names, for the full form key is filled (but for increment and own).
- * *textp (if given): the text form, hilo_next_text('t') or
- * hilo_next_text('t', <full form>), whose ids are written '<table>/<n>-<tag>'.
+ * Classifies a default expression: *relid is the table it names; for the
+ * full form key is filled (but for increment and own).  *textp: the text
+ * form, hilo_next_text('t') or hilo_next_text('t', <full form>).
  */
 extern HiloForm hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp = nullptr);
 
 /*
- * relid's key: the full-form default of one of its columns that names
- * relid itself (the lowest such column).  False if there is none.  Opens
- * relid with AccessShareLock.
+ * The columns of relid (opened with AccessShareLock) whose default has form
+ * and names relid itself, lowest first: each its attnum, | kHiloTextColumn
+ * for the text form.  *first (if given): the first one's key.
  */
+static const int kHiloTextColumn = 0x10000;
+extern List *hilo_self_columns(Oid relid, HiloForm form, HiloKey *first = nullptr);
+
+/* relid's key: its first full-form default naming relid.  False if none. */
 extern bool hilo_table_key(Oid relid, HiloKey *key);
 
 /* As hilo_table_key, ERROR (55000, with the command that makes one) if none. */
@@ -158,10 +154,8 @@ extern void hilo_require_key(Oid relid, HiloKey *key);
 /* The full-form default text of key (schema-qualified, for ALTER TABLE). */
 extern char *hilo_key_expression(const HiloKey *key);
 
-/* The table's name as regclass prints it: qualified when not visible. */
+/* The name as regclass prints it; the schema-qualified, quoted name for SQL. */
 extern char *hilo_relname(Oid relid);
-
-/* The schema-qualified, quoted name, for SQL text. */
 extern char *hilo_quoted_name(Oid relid);
 
 extern void hilo_refuse_in_recovery(void);
@@ -169,23 +163,19 @@ extern void hilo_null_argument(const char *what, const char *example);
 extern void hilo_check_max_lo(int32 max_lo);
 extern idgen::HiloStrategy hilo_strategy_arg(text *arg);
 
-/*
- * A table argument must name an existing table that is not temporary; the
- * caller must own it (need_owner) or be allowed to INSERT into it.
- */
+/* The function's composite result, none of values NULL. */
+extern Datum hilo_result_row(FunctionCallInfo fcinfo, Datum *values);
+
+/* Not in recovery; relid a table, not temporary, the caller's (need_owner) or insertable. */
 extern void hilo_check_table(Oid relid, bool need_owner);
 
 /*
  * A key's sequence must keep what it gave: not CYCLE, not temporary, and
- * unlogged only for an unlogged table (a crash resets both).  Checked when
- * a key is made or bound and whenever a backend loads it.
+ * unlogged only for an unlogged table (a crash resets both).
  */
 extern void hilo_require_drawable_seq(Oid seqid, Oid relid);
 
-/* The increment (and optionally the minimum) of a sequence. */
-extern int64 hilo_seq_increment(Oid seqid, int64 *min = nullptr);
-
-/* The owner of a relation. */
+extern FormData_pg_sequence hilo_seq_params(Oid seqid);
 extern Oid	hilo_rel_owner(Oid relid);
 
 /*
@@ -208,65 +198,49 @@ extern int64 hilo_seq_next_value(Oid seqid, bool *called = nullptr);
 /* Makes nextval() return next_v next: forward only (as the sequence's owner). */
 extern void hilo_seq_move_to(Oid seqid, int64 next_v);
 
-/* The key's draw lock (hilo.hpp, "Locks"). */
+/* The key's draw lock ("Locks" above). */
 extern void hilo_draw_lock(Oid seqid, LOCKMODE mode);
 extern void hilo_draw_unlock(Oid seqid, LOCKMODE mode);
 
-/* ---------------------------------------------------------------------
- * hilo/next.cpp: drawing blocks (shared with reserve.cpp and orm.cpp)
- * --------------------------------------------------------------------- */
-
-/* A run of consecutive values of a key's sequence whose blocks follow each other. */
-struct HiloRun
-{
-	idgen::HiloBlock ids;		/* one range of ids */
-};
+/* ---- hilo/next.cpp: drawing blocks (shared with reserve.cpp and orm.cpp) ---- */
 
 /*
- * The locks of a draw (hilo.hpp, "Locks"), after the checks a draw makes
- * first: refuses (55000) a draw in the transaction that changed the key or
- * ALTERed its sequence, or made its key for a table it did not create.
+ * The locks of a draw ("Locks" above); refuses (55000) a draw in the
+ * transaction that changed the key, or made it for a table it did not create.
  */
 extern void hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode);
 
 /*
- * Draws need whole blocks of key into run (draw lock held by the caller:
- * ExclusiveLock for more than one).  The caller makes the run durable
- * (hilo_draw_durable) before using it.
+ * Draws need whole, adjacent blocks of key into run, made durable, under
+ * the locks of a draw in draw_mode (ExclusiveLock for more than one block).
  */
-extern void hilo_take_run(const HiloKey *key, int64 need, HiloRun *run);
+extern void hilo_take_run(const HiloKey *key, int64 need, LOCKMODE draw_mode,
+						  idgen::HiloBlock *run);
 
 /* Makes a drawn value of seqid durable before any id of it is handed out. */
 extern void hilo_draw_durable(Oid seqid);
 
 /*
- * The ids a key draws from (core hilo_node_range): an own key this node's
- * range (on Citus, or with id_gen.hilo_node_ranges on, its worker id's; a
- * single server's is the whole space), a bound key the whole space (the
- * application numbers its sequence).
+ * The ids a key draws from: an own key this node's range (its worker id's
+ * on Citus or with id_gen.hilo_node_ranges on), else the whole space.
  */
 extern idgen::HiloNodeRange hilo_key_range(const HiloKey *key);
 
 /* The first value of key's sequence whose block lies above taken_to and in its range. */
 extern int64 hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v);
 
-/* ---------------------------------------------------------------------
- * hilo/ddl.cpp
- * --------------------------------------------------------------------- */
+/* ---- hilo/ddl.cpp ---- */
 
 /*
- * Rewrites the defaults of relid's columns that state key (or, with
- * short_only, that are hilo_next(relid) in the short form) into key's full
- * form, as relid's owner (ALTER TABLE ... SET DEFAULT).
+ * Rewrites the defaults of key's table that state key (short_only: that are
+ * its short form) into key's full form, as the table's owner.
  */
 extern void hilo_write_defaults(const HiloKey *key, bool short_only);
 
-/* The largest id of column attnum of relid at or below range.last (as its owner). */
-extern bool hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range, int64 *max);
+/* The largest id in key's column and range (as the table's owner); 0: none. */
+extern int64 hilo_column_max(const HiloKey *key);
 
-/* ---------------------------------------------------------------------
- * hilo/orm.cpp
- * --------------------------------------------------------------------- */
+/* ---- hilo/orm.cpp ---- */
 
 /* ERROR unless key's hi table has the extension's trigger, enabled always, for key. */
 extern void hilo_orm_check(const HiloKey *key);

@@ -1,7 +1,6 @@
 /*
- * hilo/key.cpp: what a Hi/Lo key is.  A key is stated by the default of
- * its table's column, hilo_next(table, sequence, strategy, max_lo,
- * adaptive, hi_table) with constant arguments; this file reads it, checks
+ * hilo/key.cpp: what a Hi/Lo key is.  A key is stated by the full-form
+ * default of its table's column (hilo.hpp); this file reads it, checks
  * what a draw needs, and moves a key's sequence as its owner.
  */
 #include "pg/pg.hpp"
@@ -15,14 +14,13 @@ extern "C" {
 #include "access/relation.h"
 #include "access/xlog.h"
 #include "catalog/dependency.h"
-#include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_sequence.h"
-#include "commands/extension.h"
 #include "common/int.h"
 #include "executor/spi.h"
+#include "funcapi.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/primnodes.h"
 #include "storage/lmgr.h"
@@ -30,15 +28,12 @@ extern "C" {
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
-#include "utils/regproc.h"
 #include "utils/syscache.h"
 }
 
 using idgen::HiloStrategy;
 
-/* ---------------------------------------------------------------------
- * Names and argument checks
- * --------------------------------------------------------------------- */
+/* ---- Names and argument checks ---- */
 
 char *
 hilo_relname(Oid relid)
@@ -106,8 +101,10 @@ hilo_strategy_arg(text *arg)
 void
 hilo_check_table(Oid relid, bool need_owner)
 {
-	char		kind = get_rel_relkind(relid);
+	char		kind;
 
+	hilo_refuse_in_recovery();
+	kind = get_rel_relkind(relid);
 	if (kind == '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
@@ -126,16 +123,13 @@ hilo_check_table(Oid relid, bool need_owner)
 				 errmsg("temporary table \"%s\" cannot have a Hi/Lo key", get_rel_name(relid)),
 				 errdetail("A key outlives its session; a temporary table does not."),
 				 errhint("Use an identity column or a sequence for temporary tables.")));
-	if (need_owner)
-	{
-		if (!idgen_rel_ownercheck(relid, GetUserId()))
-			ereport(ERROR,
-					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-					 errmsg("must be owner of table %s", hilo_relname(relid)),
-					 errhint("Only the owner of a table may make, change or bind its Hi/Lo key.")));
-	}
-	else if (pg_class_aclcheck(relid, GetUserId(), ACL_INSERT) != ACLCHECK_OK &&
-			 pg_attribute_aclcheck_all(relid, GetUserId(), ACL_INSERT, ACLMASK_ANY) != ACLCHECK_OK)
+	if (need_owner && !idgen_rel_ownercheck(relid, GetUserId()))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be owner of table %s", hilo_relname(relid)),
+				 errhint("Only the owner of a table may make, change or bind its Hi/Lo key.")));
+	if (!need_owner && pg_class_aclcheck(relid, GetUserId(), ACL_INSERT) != ACLCHECK_OK &&
+		pg_attribute_aclcheck_all(relid, GetUserId(), ACL_INSERT, ACLMASK_ANY) != ACLCHECK_OK)
 		/* INSERT on any column will do: the DEFAULT fires for the others. */
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -144,29 +138,25 @@ hilo_check_table(Oid relid, bool need_owner)
 				 errhint("GRANT INSERT ON %s TO the role that generates the ids.", hilo_relname(relid))));
 }
 
-int64
-hilo_seq_increment(Oid seqid, int64 *min)
+FormData_pg_sequence
+hilo_seq_params(Oid seqid)
 {
 	HeapTuple	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
-	int64		inc;
+	FormData_pg_sequence seq;
 
 	if (!HeapTupleIsValid(tup))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("sequence with OID %u does not exist", seqid)));
-	inc = ((Form_pg_sequence) GETSTRUCT(tup))->seqincrement;
-	if (min != nullptr)
-		*min = ((Form_pg_sequence) GETSTRUCT(tup))->seqmin;
+	seq = *(Form_pg_sequence) GETSTRUCT(tup);
 	ReleaseSysCache(tup);
-	return inc;
+	return seq;
 }
 
 void
 hilo_require_drawable_seq(Oid seqid, Oid relid)
 {
 	char		persistence = get_rel_persistence(seqid);
-	HeapTuple	tup;
-	bool		cycles = false;
 
 	if (get_rel_relkind(seqid) != RELKIND_SEQUENCE)
 		ereport(ERROR,
@@ -182,13 +172,7 @@ hilo_require_drawable_seq(Oid seqid, Oid relid)
 				 errdetail("A crash resets an unlogged sequence and a temporary one ends with its session: "
 						   "the Hi/Lo key of a logged table would hand out its ids again."),
 				 errhint("Use a permanent sequence; ALTER SEQUENCE ... SET LOGGED makes an unlogged one permanent.")));
-	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
-	if (HeapTupleIsValid(tup))
-	{
-		cycles = ((Form_pg_sequence) GETSTRUCT(tup))->seqcycle;
-		ReleaseSysCache(tup);
-	}
-	if (cycles)
+	if (hilo_seq_params(seqid).seqcycle)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("sequence %s is CYCLE", hilo_relname(seqid)),
@@ -196,15 +180,19 @@ hilo_require_drawable_seq(Oid seqid, Oid relid)
 				 errhint("ALTER SEQUENCE %s NO CYCLE.", hilo_relname(seqid))));
 }
 
-/* ---------------------------------------------------------------------
- * Reading a key from a default
- * --------------------------------------------------------------------- */
+Datum
+hilo_result_row(FunctionCallInfo fcinfo, Datum *values)
+{
+	TupleDesc	desc;
 
-/*
- * The C symbol of funcid if it is a C function of this library, else
- * nullptr.  Only a superuser can create a C function, so no other role can
- * make a default or a trigger look like ours.
- */
+	if (get_call_result_type(fcinfo, nullptr, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values,
+											 (bool *) palloc0(desc->natts * sizeof(bool))));
+}
+
+/* ---- Reading a key from a default ---- */
+
 const char *
 hilo_c_symbol(Oid funcid)
 {
@@ -226,19 +214,6 @@ hilo_c_symbol(Oid funcid)
 	return symbol;
 }
 
-/* The i-th argument of fe if it is a Const: its value and nullness. */
-static bool
-hilo_const_arg(FuncExpr *fe, int i, Datum *value, bool *isnull)
-{
-	Node	   *arg = strip_implicit_coercions((Node *) list_nth(fe->args, i));
-
-	if (!IsA(arg, Const))
-		return false;
-	*value = ((Const *) arg)->constvalue;
-	*isnull = ((Const *) arg)->constisnull;
-	return true;
-}
-
 HiloForm
 hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp)
 {
@@ -249,8 +224,6 @@ hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp)
 	bool		n[6];
 	bool		is_text;
 
-	if (textp != nullptr)
-		*textp = false;
 	expr = strip_implicit_coercions(expr);
 	if (expr == nullptr || !IsA(expr, FuncExpr))
 		return HiloForm::none;
@@ -277,8 +250,12 @@ hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp)
 	}
 	for (int i = 0; i < list_length(fe->args) && i < 6; i++)
 	{
-		if (!hilo_const_arg(fe, i, &v[i], &n[i]))
+		Node	   *arg = strip_implicit_coercions((Node *) list_nth(fe->args, i));
+
+		if (!IsA(arg, Const))
 			return HiloForm::none;
+		v[i] = ((Const *) arg)->constvalue;
+		n[i] = ((Const *) arg)->constisnull;
 	}
 	if (form == HiloForm::short_form)
 	{
@@ -301,48 +278,55 @@ hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp)
 	return form;
 }
 
-bool
-hilo_table_key(Oid relid, HiloKey *key)
+List *
+hilo_self_columns(Oid relid, HiloForm form, HiloKey *first)
 {
 	Relation	rel = try_relation_open(relid, AccessShareLock);
 	TupleConstr *constr;
-	bool		found = false;
+	List	   *cols = NIL;
 
 	if (rel == nullptr)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
 	constr = RelationGetDescr(rel)->constr;
-	for (int i = 0; constr != nullptr && i < constr->num_defval && !found; i++)
+	for (int i = 0; constr != nullptr && i < constr->num_defval; i++)
 	{
 		HiloKey		k;
-		Oid			named;
+		Oid			named = InvalidOid;
+		bool		is_text;
 
-		if (hilo_parse_default((Node *) stringToNode(constr->defval[i].adbin), &named, &k) ==
-			HiloForm::full_form && named == relid &&
-			(!found || constr->defval[i].adnum < key->attnum))
+		if (hilo_parse_default((Node *) stringToNode(constr->defval[i].adbin), &named, &k, &is_text) != form ||
+			named != relid)
+			continue;
+		if (cols == NIL && first != nullptr)
 		{
-			*key = k;
-			key->attnum = constr->defval[i].adnum;
-			found = true;
+			*first = k;
+			first->attnum = constr->defval[i].adnum;
 		}
+		cols = lappend_int(cols, constr->defval[i].adnum | (is_text ? kHiloTextColumn : 0));
 	}
 	relation_close(rel, NoLock);
-	if (found)
-	{
-		Oid			owner_rel;
-		int32		owner_col;
+	return cols;
+}
 
-		if (get_rel_relkind(key->seqid) != RELKIND_SEQUENCE)
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_OBJECT),
-					 errmsg("the Hi/Lo key of table %s names no sequence", hilo_relname(relid))));
-		key->increment = hilo_seq_increment(key->seqid);
-		key->own = sequenceIsOwned(key->seqid, DEPENDENCY_AUTO, &owner_rel, &owner_col) &&
-			owner_rel == relid;
-		hilo_citus_window(key);
-	}
-	return found;
+bool
+hilo_table_key(Oid relid, HiloKey *key)
+{
+	Oid			owner_rel;
+	int32		owner_col;
+
+	if (hilo_self_columns(relid, HiloForm::full_form, key) == NIL)
+		return false;
+	if (get_rel_relkind(key->seqid) != RELKIND_SEQUENCE)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("the Hi/Lo key of table %s names no sequence", hilo_relname(relid))));
+	key->increment = hilo_seq_params(key->seqid).seqincrement;
+	key->own = sequenceIsOwned(key->seqid, DEPENDENCY_AUTO, &owner_rel, &owner_col) &&
+		owner_rel == relid;
+	hilo_citus_window(key);
+	return true;
 }
 
 void
@@ -378,9 +362,7 @@ hilo_key_expression(const HiloKey *key)
 					key->hi_table ? quote_literal_cstr(key->hi_table) : "NULL");
 }
 
-/* ---------------------------------------------------------------------
- * SQL as the table's owner, and the sequence
- * --------------------------------------------------------------------- */
+/* ---- SQL as the table's owner, and the sequence ---- */
 
 Oid
 hilo_rel_owner(Oid relid)
@@ -446,35 +428,29 @@ hilo_seq_next_value(Oid seqid, bool *called)
 		*called = is_called;
 	if (!is_called)
 		return last_value;
-	if (pg_add_s64_overflow(last_value, hilo_seq_increment(seqid), &next_v))
+	if (pg_add_s64_overflow(last_value, hilo_seq_params(seqid).seqincrement, &next_v))
 		return PG_INT64_MAX;
 	return next_v;
 }
 
 /*
- * Left "called" at the value before next_v when the sequence's range
- * allows, so that id_gen.hilo_keys shows where the key stands.  Never
- * backwards: the caller computed next_v from hilo_seq_next_value under the
- * draw lock.
+ * Left "called" at the value before next_v where the range allows, so that
+ * id_gen.hilo_keys shows where the key stands.  Never backwards: the
+ * caller read the sequence under the draw lock.
  */
 void
 hilo_seq_move_to(Oid seqid, int64 next_v)
 {
 	HiloAsRole	st;
-	int64		seqmin;
-	int64		inc = hilo_seq_increment(seqid, &seqmin);
+	FormData_pg_sequence seq = hilo_seq_params(seqid);
 	int64		prev;
-	bool		called = !pg_sub_s64_overflow(next_v, inc, &prev) && prev >= seqmin;
-	HeapTuple	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
-	int64		seqmax = HeapTupleIsValid(tup) ? ((Form_pg_sequence) GETSTRUCT(tup))->seqmax : PG_INT64_MAX;
+	bool		called = !pg_sub_s64_overflow(next_v, seq.seqincrement, &prev) && prev >= seq.seqmin;
 
-	if (HeapTupleIsValid(tup))
-		ReleaseSysCache(tup);
-	if ((called ? prev : next_v) > seqmax)
+	if ((called ? prev : next_v) > seq.seqmax)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
 				 errmsg("sequence %s cannot move to " INT64_FORMAT ", past its MAXVALUE " INT64_FORMAT,
-						hilo_relname(seqid), next_v, seqmax),
+						hilo_relname(seqid), next_v, seq.seqmax),
 				 errdetail("Its next value must give a block above every id the Hi/Lo key gave."),
 				 errhint("Nothing was changed.  Use a sequence with room above the key's ids.")));
 

@@ -1,17 +1,11 @@
 /*
  * hilo/next.cpp: hilo_next(), the per-row path, and the backend's cache of
- * blocks.
- *
- * The cache holds, per key table, the block being handed out.  A block is
- * drawn under the key its table's default states at that moment, read with
- * the table locked (AccessShareLock, to the end of the transaction): a
- * change of the key is its owner's ALTER TABLE, which takes
- * AccessExclusiveLock, so a draw runs either before a change or under the
- * committed one, never across it.  Invalidations only mark entries stale
- * (never free them; the core's cache never moves an entry): a stale entry
- * checks the role's privilege again before its next id.  A block stays
- * valid across a change of its key's formula, since every change moves
- * the key's sequence above every block drawn before (hilo/admin.cpp).
+ * blocks, one per key table.  A block is drawn under the key read with the
+ * table locked (AccessShareLock, to the end of the transaction); a change
+ * takes AccessExclusiveLock, so a draw runs before it or under the
+ * committed key.  Invalidations only mark entries stale (the core's cache
+ * never moves an entry): a stale entry checks the privilege again.  A block
+ * stays valid across a change: every change moves the sequence above it.
  */
 #include "pg/pg.hpp"
 
@@ -22,13 +16,11 @@
 #include "pg/node_identity.hpp"
 
 extern "C" {
-#include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "commands/sequence.h"
 #include "common/int.h"
-#include "catalog/pg_sequence.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
@@ -46,19 +38,14 @@ using idgen::HiloStatus;
 static HiloCache *hilo_cache = nullptr;
 
 /*
- * A privilege check is recorded in an entry only if no invalidation that
- * could change its answer arrived while it ran (of the table being
- * checked, of all relations, of a role or a membership).
+ * A privilege check is recorded only if no invalidation that could change
+ * its answer (the table's, all relations', a role's) arrived meanwhile.
  */
 static uint64 hilo_inval_count = 0;
 static Oid	hilo_checking = InvalidOid;
 
 #ifdef IDGEN_TEST_HOOKS
-/*
- * Test builds only: a pause point.  With id_gen.test_wait_before_draw_flush
- * = n, the backend waits here until it can take pg_advisory_lock(n) (the
- * bigint form), which the test holds in another session.
- */
+/* Test builds only: waits until it can take pg_advisory_lock(key) (bigint form). */
 static void
 hilo_test_wait(int key)
 {
@@ -73,14 +60,11 @@ hilo_test_wait(int key)
 #endif
 
 /*
- * Makes the value just drawn from seqid durable before any id of its block
- * is returned.  nextval() WAL-logs 32 values ahead and leaves the flush to
- * the transaction's commit; but a block serves later transactions (and the
- * drawing one may roll back or have no xid at all), and the record that
- * covers our value may be another backend's, not flushed yet.  Flushing up
- * to the LSN of the sequence's page covers both: after a crash no block
- * handed out is drawn again.  The common case (already durable) costs a
- * buffer pin and no I/O.
+ * nextval() WAL-logs 32 values ahead and leaves the flush to the commit;
+ * but a block serves later transactions (the drawing one may roll back or
+ * have no xid), and the record that covers our value may be another
+ * backend's, not flushed yet.  Flushing up to the LSN of the sequence's
+ * page covers both; when already durable it costs a buffer pin.
  */
 void
 hilo_draw_durable(Oid seqid)
@@ -119,9 +103,8 @@ hilo_key_block(const HiloKey *key, int64 v, HiloBlock *block)
 }
 
 /*
- * The block value v of key gives, into *block.  False for a block entirely
- * below 1 (draw again) unless this is the third attempt in a row: then, as
- * for a block that would pass 2^63-1, an ERROR.
+ * The block of key's value v.  False for a block entirely below 1 (draw
+ * again), but an ERROR at the third attempt in a row, or past 2^63-1.
  */
 static bool
 hilo_block_checked(const HiloKey *key, int64 v, int attempt, HiloBlock *block)
@@ -139,7 +122,6 @@ hilo_block_checked(const HiloKey *key, int64 v, int attempt, HiloBlock *block)
 					 errdetail("Hi value " INT64_FORMAT " with block size " INT64_FORMAT " (%s) would give ids above 9223372036854775807.",
 							   v, size, idgen::hilo_strategy_name(key->strategy)),
 					 errhint("The key has used up the bigint range; no id was handed out.")));
-			break;
 		case HiloStatus::below_one:
 			if (attempt < 2)
 				return false;
@@ -149,7 +131,6 @@ hilo_block_checked(const HiloKey *key, int64 v, int attempt, HiloBlock *block)
 							hilo_relname(key->seqid), hilo_relname(key->relid)),
 					 errdetail("Its value " INT64_FORMAT " gives a block entirely below 1.", v),
 					 errhint("Move the sequence to a value >= 0 with setval().")));
-			break;
 		case HiloStatus::bad_size:
 			break;
 	}
@@ -157,14 +138,14 @@ hilo_block_checked(const HiloKey *key, int64 v, int attempt, HiloBlock *block)
 	pg_unreachable();
 }
 
-static idgen::HiloNodeRange
-hilo_this_node_range(void)
+idgen::HiloNodeRange
+hilo_key_range(const HiloKey *key)
 {
 	int64		group = 0;
 	idgen::node_identity::Resolved w;
 
-	/* A single server: the whole space, whatever its worker id. */
-	if (!idgen_hilo_node_ranges && !idgen_citus_group(&group))
+	/* A bound key, or a single server: the whole space, whatever its worker id. */
+	if (!key->own || (!idgen_hilo_node_ranges && !idgen_citus_group(&group)))
 		return idgen::hilo_node_range(-1);
 	w = idgen_node_worker(idgen::kHiloMaxNode);
 	if (w.source == idgen::node_identity::Source::Default)
@@ -181,22 +162,13 @@ hilo_this_node_range(void)
 	return idgen::hilo_node_range(w.id);
 }
 
-idgen::HiloNodeRange
-hilo_key_range(const HiloKey *key)
-{
-	if (key != nullptr && !key->own)
-		return idgen::hilo_node_range(-1);
-	return hilo_this_node_range();
-}
-
 int64
 hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v)
 {
 	idgen::HiloNodeRange range = hilo_key_range(key);
 	int64		v = next_v - key->seq_base;
 
-	if (range.first - 1 > taken_to)
-		taken_to = range.first - 1;
+	taken_to = Max(taken_to, range.first - 1);
 	if (idgen::hilo_floor(key->strategy, hilo_key_size(key), taken_to - key->id_base, v, &v) != HiloStatus::ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
@@ -208,13 +180,11 @@ hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v)
 }
 
 /*
- * The WARNING a draw gives when its key nears the end of its ids, where the
- * view id_gen.headroom says warning (id_gen.headroom_warning_percent) and
- * again where it says critical: a key's ids end at the first of its node's
- * range, its sequence's MAXVALUE (through the formula) and bigint, as the
- * view (id_gen.headroom_hilo(), the same core rule) measures them.
+ * A draw WARNs when its key nears the end of its ids (its node's range, its
+ * sequence's MAXVALUE through the formula, bigint) where the view
+ * id_gen.headroom says warning, and again at critical; once per key and
+ * level, and again after a minute.
  */
-/* A backend warns once per key and level, and again after a minute. */
 #define HILO_WARN_AGAIN_MS 60000
 
 static Oid	warned_relid = InvalidOid;
@@ -225,19 +195,12 @@ static void
 hilo_warn_near_end(const HiloKey *key, idgen::HiloNodeRange range, const idgen::HiloBlock *block)
 {
 	Oid			relid = key->relid;
-	int64		last = PG_INT64_MAX;
-	HeapTuple	tup;
+	int64		last = idgen::hilo_reserved_to(key->strategy, hilo_seq_params(key->seqid).seqmax,
+											   hilo_key_size(key));
 	double		used;
 	int			level;
 	TimestampTz now;
 
-	if ((tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(key->seqid))) != nullptr)
-	{
-		int64		seqmax = ((Form_pg_sequence) GETSTRUCT(tup))->seqmax;
-
-		ReleaseSysCache(tup);
-		last = idgen::hilo_reserved_to(key->strategy, seqmax, hilo_key_size(key));
-	}
 	last = Min(last, range.last);
 	if (last < range.first)
 		return;
@@ -287,16 +250,6 @@ hilo_check_node_range(const HiloKey *key, const HiloBlock *block)
 	hilo_warn_near_end(key, range, block);
 }
 
-/* Whether this backend holds relid's lock in mode. */
-static bool
-hilo_rel_lock_held(Oid relid, LOCKMODE mode)
-{
-	LOCKTAG		tag;
-
-	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
-	return idgen_lock_held_by_me(&tag, mode);
-}
-
 /* Whether relid was created in this transaction. */
 static bool
 hilo_created_here(Oid relid)
@@ -312,6 +265,7 @@ void
 hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode)
 {
 	LOCKTAG		tag;
+	LOCKTAG		seq_tag;
 	bool		seq_new;
 
 	/* As nextval(): waits for an ALTER SEQUENCE of another transaction. */
@@ -339,9 +293,10 @@ hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode)
 	 * this transaction, no subtransaction open) is that moot.
 	 */
 	SET_LOCKTAG_OBJECT(tag, MyDatabaseId, RelationRelationId, key->seqid, 1);
+	SET_LOCKTAG_RELATION(seq_tag, MyDatabaseId, key->seqid);
 	if ((idgen_lock_held_by_me(&tag, ExclusiveLock) ||
-		 hilo_rel_lock_held(key->seqid, ShareRowExclusiveLock) ||
-		 hilo_rel_lock_held(key->seqid, AccessExclusiveLock)) &&
+		 idgen_lock_held_by_me(&seq_tag, ShareRowExclusiveLock) ||
+		 idgen_lock_held_by_me(&seq_tag, AccessExclusiveLock)) &&
 		!(seq_new && GetCurrentTransactionNestLevel() == 1))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -356,7 +311,7 @@ hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode)
 static const int kHiloMaxSingleDraws = 10000;
 
 void
-hilo_take_run(const HiloKey *key, int64 need, HiloRun *run)
+hilo_take_run(const HiloKey *key, int64 need, LOCKMODE draw_mode, HiloBlock *run)
 {
 	Oid			seqid = key->seqid;
 	int64		size = hilo_key_size(key);
@@ -367,8 +322,11 @@ hilo_take_run(const HiloKey *key, int64 need, HiloRun *run)
 	int64		blocks = 0;
 	int			draws = 0;
 
-	run->ids.next = 1;
-	run->ids.last = 0;
+	if (key->hi_table != nullptr)
+		hilo_orm_check(key);
+	hilo_lock_for_draw(key, draw_mode);
+	run->next = 1;
+	run->last = 0;
 	/*
 	 * More than one block: nobody else draws meanwhile from an own sequence
 	 * (every draw takes the draw lock, held exclusively by our caller); an
@@ -400,19 +358,19 @@ hilo_take_run(const HiloKey *key, int64 need, HiloRun *run)
 		v = nextval_internal(seqid, !key->own);
 		if (!hilo_block_checked(key, v, attempt, &block))
 			continue;
-		if (blocks == 0 || block.next != run->ids.last + 1)
+		if (blocks == 0 || block.next != run->last + 1)
 		{
 			/* A first block, or someone else took the values in between. */
-			run->ids = block;
+			*run = block;
 			blocks = 1;
 		}
 		else
 		{
-			run->ids.last = block.last;
+			run->last = block.last;
 			blocks++;
 		}
 		attempt = -1;
-		hilo_check_node_range(key, &run->ids);
+		hilo_check_node_range(key, run);
 		if (blocks >= need)
 			break;
 		if (!adjacent)
@@ -443,26 +401,22 @@ hilo_take_run(const HiloKey *key, int64 need, HiloRun *run)
 			hilo_test_wait(idgen_test_wait_before_run_jump);
 #endif
 			hilo_seq_move_to(seqid, next_v);
-			run->ids.last = block.last;
+			run->last = block.last;
 			break;
 		}
 	}
 	if (locked_seq)
 		UnlockRelationOid(seqid, ShareRowExclusiveLock);	/* setval() is not transactional */
+	hilo_draw_unlock(seqid, draw_mode);
+	hilo_draw_durable(seqid);
 }
 
-/*
- * Draws the next block (or adaptive run of blocks) of key into e.  The key
- * was read with its table locked, so it is the one every draw uses now.
- */
+/* Draws the next block (or adaptive run) of key, read with its table locked, into e. */
 static void
 hilo_draw(const HiloKey *key, HiloEntry *e)
 {
 	int64		need = 1;
-	int64		want = 0;
-	int64		now_ms = 0;
-	LOCKMODE	mode;
-	HiloRun		run;
+	HiloBlock	run;
 
 	/*
 	 * An adaptive key: how many blocks this backend takes now (the core's
@@ -473,22 +427,17 @@ hilo_draw(const HiloKey *key, HiloEntry *e)
 	if (key->adaptive)
 	{
 		int64		per = idgen::hilo_ids_per_block(key->strategy, hilo_key_size(key));
+		int64		now_ms = GetCurrentTimestamp() / 1000;
+		int64		want = idgen::hilo_adapt_range(e->adapt_size,
+												   e->adapt_size > 0 ? now_ms - e->adapt_at_ms : 0);
 
-		now_ms = GetCurrentTimestamp() / 1000;
-		want = idgen::hilo_adapt_range(e->adapt_size, e->adapt_size > 0 ? now_ms - e->adapt_at_ms : 0);
 		if (per > 0)
 			need = (want + per - 1) / per;
 		e->adapt_size = want;
 		e->adapt_at_ms = now_ms;
 	}
-	if (key->hi_table != nullptr)
-		hilo_orm_check(key);
-	mode = need > 1 ? ExclusiveLock : ShareLock;
-	hilo_lock_for_draw(key, mode);
-	hilo_take_run(key, need, &run);
-	hilo_draw_unlock(key->seqid, mode);
-	hilo_draw_durable(key->seqid);
-	e->block = run.ids;
+	hilo_take_run(key, need, need > 1 ? ExclusiveLock : ShareLock, &run);
+	e->block = run;
 	e->draws++;
 }
 
@@ -564,63 +513,43 @@ hilo_next_slow(Oid relid, Oid seqid)
 	}
 }
 
-/* The fast path: a hash lookup and an increment, no lock, no catalog. */
-static inline bool
-hilo_next_fast(Oid relid, Oid seqid, int64 *id)
+/* hilo_next's id: the fast path is a hash lookup and an increment, no lock, no catalog. */
+static inline Datum
+hilo_next_id(Oid relid, Oid seqid)
 {
-	HiloEntry  *e;
+	HiloEntry  *e = likely(hilo_cache != nullptr) ? hilo_cache->find(relid) : nullptr;
+	int64_t		id;
 
-	if (unlikely(hilo_cache == nullptr))
-		return false;
-	e = hilo_cache->find(relid);
-	return e != nullptr && !e->stale && e->checked_role == GetUserId() &&
-		(!OidIsValid(seqid) || e->seqid == seqid) && idgen::hilo_take(&e->block, id);
+	if (likely(e != nullptr && !e->stale && e->checked_role == GetUserId() &&
+			   (!OidIsValid(seqid) || e->seqid == seqid) && idgen::hilo_take(&e->block, &id)))
+		return Int64GetDatum(id);
+	return Int64GetDatum(hilo_next_slow(relid, seqid));
 }
 
 /*
- * hilo_next(tbl regclass): the next id of tbl's key, as tbl's default
- * states it.  What users write; a table's own default in this form becomes
- * the full form when its owner's DDL sets it (hilo/ddl.cpp).
+ * hilo_next(tbl regclass): the next id of tbl's key.  A table's own default
+ * in this form becomes the full form when its owner's DDL sets it.
  */
 IDGEN_FUNCTION(hilo_next)
 {
-	Oid			relid;
-	int64		id;
-
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next('orders').");
-	relid = PG_GETARG_OID(0);
-	if (likely(hilo_next_fast(relid, InvalidOid, &id)))
-		PG_RETURN_INT64(id);
-	PG_RETURN_INT64(hilo_next_slow(relid, InvalidOid));
+	return hilo_next_id(PG_GETARG_OID(0), InvalidOid);
 }
 
 /*
- * hilo_next(tbl, seq, strategy, max_lo, adaptive, hi_table): the key's
- * full form, as the table's default holds it.  Draws as the table's
- * default states the key, after checking that seq is its sequence; the
- * other arguments are there for pg_dump and \d.
+ * hilo_next(tbl, seq, strategy, max_lo, adaptive, hi_table): the full form
+ * a key's default holds.  Draws as the table's default states the key once
+ * seq is checked; the other arguments are there for pg_dump and \d.
  */
 IDGEN_FUNCTION(hilo_next_key)
 {
-	Oid			relid;
-	Oid			seqid;
-	int64		id;
-
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next('orders').");
-	relid = PG_GETARG_OID(0);
-	seqid = PG_GETARG_OID(1);
-	if (likely(hilo_next_fast(relid, seqid, &id)))
-		PG_RETURN_INT64(id);
-	PG_RETURN_INT64(hilo_next_slow(relid, seqid));
+	return hilo_next_id(PG_GETARG_OID(0), PG_GETARG_OID(1));
 }
 
-/*
- * hilo_backend_draws(tbl regclass): how many times this backend drew a
- * block (or a run of blocks) of tbl's key since it first loaded it; what
- * the benchmark counts.
- */
+/* hilo_backend_draws(tbl regclass): this backend's draws of tbl's key (for bench/). */
 IDGEN_FUNCTION(hilo_backend_draws)
 {
 	HiloEntry  *e = hilo_cache != nullptr && !PG_ARGISNULL(0) ? hilo_cache->find(PG_GETARG_OID(0)) : nullptr;
@@ -628,9 +557,7 @@ IDGEN_FUNCTION(hilo_backend_draws)
 	PG_RETURN_INT64(e != nullptr ? e->draws : 0);
 }
 
-/* ---------------------------------------------------------------------
- * Invalidation
- * --------------------------------------------------------------------- */
+/* ---- Invalidation ---- */
 
 void
 idgen_hilo_relcache(Oid relid)

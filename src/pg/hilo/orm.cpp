@@ -1,26 +1,21 @@
 /*
  * hilo/orm.cpp: keys whose ORM keeps its hi value in a table row.
  *
- * Hibernate's and NHibernate's table Hi/Lo generators keep their hi value
- * in a row (hibernate_unique_key.next_hi, or one row per entity of
- * hibernate_sequences chosen by a key column).  To take a block they read
- * the row (SELECT ... FOR UPDATE), write it back plus one, commit, and use
- * the value they read: ids hi*(max_lo+1) .. (our 'legacy' formula).
+ * Hibernate's and NHibernate's table generators keep their hi value in a
+ * row (hibernate_unique_key.next_hi, or a row per entity of
+ * hibernate_sequences): they read it (SELECT ... FOR UPDATE), write it
+ * back plus one, commit, and use the value read (our 'legacy' formula).
  *
  * hilo_bind_table() makes the table's own key serve that row: a trigger
- * of the extension on the hi table (BEFORE INSERT OR UPDATE, ENABLE
- * ALWAYS) replaces whatever the ORM writes with the key sequence's next
- * value.  The ORM's next reader then reads a value the sequence gave, which
- * no hilo_next() will draw, and which the ORM uses once: a ROLLBACK of its
- * update puts back the value its reader did not use.  Nothing runs outside
- * the caller's backend, no worker, no code of the ORM's role with other
- * rights.  A draw of hilo_next() checks that the trigger is still there
- * (hilo_orm_check): a hi table dropped and created again, DISABLE TRIGGER
- * or a restore with --disable-triggers would let the ORM count on its own.
- *
- * The trigger only parks values for the key whose default names its table
- * as the hi table (checked when it fires), so a trigger another role
- * creates with our function cannot draw from someone else's key.
+ * of ours on the hi table (BEFORE INSERT OR UPDATE, ENABLE ALWAYS)
+ * replaces what the ORM writes with the key sequence's next value, which
+ * no hilo_next() draws and the ORM's next reader uses once; a ROLLBACK of
+ * the update puts back a value nobody used.  It runs in the caller's
+ * backend, as the caller.  Each draw checks that the trigger is still
+ * there (hilo_orm_check): a re-created hi table, DISABLE TRIGGER or a
+ * restore with --disable-triggers would let the ORM count on its own.
+ * The trigger parks values only for the key whose default names its table
+ * as the hi table, so another role's copy cannot draw from a key.
  */
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
@@ -33,18 +28,14 @@ extern "C" {
 #include "catalog/dependency.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
-#include "catalog/pg_language.h"
-#include "catalog/pg_proc.h"
 #include "catalog/pg_trigger.h"
 #include "catalog/pg_type.h"
 #include "commands/sequence.h"
 #include "commands/trigger.h"
 #include "executor/spi.h"
 #include "storage/lmgr.h"
-#include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
-#include "utils/syscache.h"
 }
 
 using idgen::HiloStatus;
@@ -70,7 +61,6 @@ hilo_park_trigger(Relation hirel, Oid seqid)
 	for (int i = 0; td != nullptr && i < td->numtriggers; i++)
 	{
 		const Trigger *t = &td->triggers[i];
-
 		const char *symbol = hilo_c_symbol(t->tgfoid);
 
 		if (t->tgnargs >= 2 && symbol != nullptr && strcmp(symbol, "hilo_hi_row") == 0 &&
@@ -107,24 +97,23 @@ hilo_orm_check(const HiloKey *key)
 void
 hilo_orm_repark(const HiloKey *key)
 {
-	Oid			hioid = hilo_resolve(key->hi_table);
+	Oid			hioid;
 	Relation	hirel;
 	const Trigger *t;
-	char	   *sql = nullptr;
+	char	   *sql;
 	HiloAsRole	st;
 
+	/* The hi table and its trigger are there, and stay so under its lock. */
 	hilo_orm_check(key);
+	hioid = hilo_resolve(key->hi_table);
 	hirel = relation_open(hioid, RowExclusiveLock);
 	t = hilo_park_trigger(hirel, key->seqid);
-	if (t != nullptr)
-		sql = psprintf("UPDATE %s SET %s = %s%s%s%s%s", hilo_quoted_name(hioid), quote_identifier(t->tgargs[0]),
-					   quote_identifier(t->tgargs[0]), t->tgnargs == 4 ? " WHERE " : "",
-					   t->tgnargs == 4 ? quote_identifier(t->tgargs[2]) : "",
-					   t->tgnargs == 4 ? "::pg_catalog.text OPERATOR(pg_catalog.=) " : "",
-					   t->tgnargs == 4 ? quote_literal_cstr(t->tgargs[3]) : "");
+	sql = psprintf("UPDATE %s SET %s = %s%s%s%s%s", hilo_quoted_name(hioid), quote_identifier(t->tgargs[0]),
+				   quote_identifier(t->tgargs[0]), t->tgnargs == 4 ? " WHERE " : "",
+				   t->tgnargs == 4 ? quote_identifier(t->tgargs[2]) : "",
+				   t->tgnargs == 4 ? "::pg_catalog.text OPERATOR(pg_catalog.=) " : "",
+				   t->tgnargs == 4 ? quote_literal_cstr(t->tgargs[3]) : "");
 	relation_close(hirel, NoLock);
-	if (sql == nullptr)
-		return;
 	hilo_as_role_enter(&st, hilo_rel_owner(hioid));
 	hilo_spi(sql, SPI_OK_UPDATE);
 	hilo_as_role_leave(&st);
@@ -140,7 +129,7 @@ IDGEN_FUNCTION(hilo_hi_row)
 	Relation	rel;
 	HeapTuple	tup;
 	const Trigger *tg;
-	AttrNumber	att;
+	int			att;
 	Oid			seqid;
 	Oid			relid;
 	int32		col;
@@ -149,7 +138,6 @@ IDGEN_FUNCTION(hilo_hi_row)
 	int64		v;
 	Datum		value;
 	bool		isnull = false;
-	int			cols[1];
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_BEFORE(td->tg_event) || !TRIGGER_FIRED_FOR_ROW(td->tg_event) ||
 		TRIGGER_FIRED_BY_DELETE(td->tg_event))
@@ -197,18 +185,15 @@ IDGEN_FUNCTION(hilo_hi_row)
 						hilo_relname(RelationGetRelid(rel))),
 				 errhint("ALTER TABLE %s ALTER COLUMN %s TYPE bigint.", hilo_relname(RelationGetRelid(rel)),
 						 quote_identifier(tg->tgargs[0]))));
-	cols[0] = att;
-	return PointerGetDatum(heap_modify_tuple_by_cols(tup, RelationGetDescr(rel), 1, cols, &value, &isnull));
+	return PointerGetDatum(heap_modify_tuple_by_cols(tup, RelationGetDescr(rel), 1, &att, &value, &isnull));
 }
 
 /*
  * hilo_bind_table(tbl, hi_table, hi_column, max_lo, strategy, key_column,
  * key_value): makes tbl's own key serve the ORM's hi row.  The key takes
- * the ORM's formula and moves above every hi the ORM read (the row's value
- * and below), above every id the key gave and above the table's rows; the
- * trigger is put on the hi table and the row parked at once.  The table's
- * owner, with TRIGGER and UPDATE on the hi table.  Transactional (the
- * sequence only moves forward).
+ * the ORM's formula and moves above every hi the ORM read, every id it
+ * gave and the table's rows; the trigger is put on the hi table and the
+ * row parked.  For the owner of both tables.
  */
 IDGEN_FUNCTION(hilo_bind_table)
 {
@@ -228,10 +213,10 @@ IDGEN_FUNCTION(hilo_bind_table)
 	int64		row_hi;
 	int64		next;
 	int64		v;
-	int64		taken = 0;
 	int64		parked;
 	bool		isnull;
 	bool		same;
+	bool		enabled;
 	const Trigger *trig;
 	char	   *old_trigger;
 	Relation	hirel;
@@ -268,7 +253,6 @@ IDGEN_FUNCTION(hilo_bind_table)
 				 errdetail("A hi table row advances by one per block."),
 				 errhint("Use legacy (Hibernate's and NHibernate's hilo: hi * (max_lo + 1)) or classic (hi * max_lo).")));
 	hilo_check_max_lo(max_lo);
-	hilo_refuse_in_recovery();
 	hilo_check_table(relid, true);
 	if (get_rel_relkind(hioid) != RELKIND_RELATION)
 		ereport(ERROR,
@@ -320,16 +304,13 @@ IDGEN_FUNCTION(hilo_bind_table)
 		key.max_lo == max_lo;
 	trig = hilo_park_trigger(hirel, key.seqid);
 	old_trigger = trig != nullptr ? pstrdup(trig->tgname) : nullptr;
-	if (same && trig != nullptr && trig->tgenabled == TRIGGER_FIRES_ALWAYS)
-	{
-		relation_close(hirel, NoLock);
-		PG_RETURN_VOID();		/* bound just so */
-	}
+	enabled = trig != nullptr && trig->tgenabled == TRIGGER_FIRES_ALWAYS;
 	relation_close(hirel, NoLock);
+	if (same && enabled)
+		PG_RETURN_VOID();		/* bound just so */
 	/*
-	 * The same binding whose trigger was dropped or disabled (DISABLE
-	 * TRIGGER, a restore with --disable-triggers) is bound again: the ORM
-	 * counted on its own meanwhile, and the key moves above what it read.
+	 * The same binding whose trigger was dropped or disabled is bound again:
+	 * the ORM counted on its own meanwhile; the key moves above what it read.
 	 */
 	if (key.hi_table != nullptr && !same)
 		ereport(ERROR,
@@ -370,19 +351,16 @@ IDGEN_FUNCTION(hilo_bind_table)
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
 				 errmsg("cannot bind the Hi/Lo key of table %s", hilo_relname(relid)),
 				 errhint("Nothing was changed.")));
-	if (v <= row_hi)
-		v = row_hi + 1;
-	(void) hilo_column_max(relid, key.attnum, hilo_key_range(&bound), &taken);
-	v = hilo_value_above(&bound, taken, v);
+	v = Max(v, row_hi + 1);
+	v = hilo_value_above(&bound, hilo_column_max(&bound), v);
 	if (v > next)
 		hilo_seq_move_to(key.seqid, v);
 	hilo_write_defaults(&bound, false);
 
 	/*
-	 * The row first gets the sequence's next value (the trigger would refuse
-	 * to draw in the transaction that changed the key: we draw it here,
-	 * under the draw lock we hold to the end), then the trigger parks the
-	 * ORM's later writes.
+	 * The row gets the sequence's next value here, under the draw lock held
+	 * to the end (the trigger refuses to draw in the transaction that
+	 * changed the key); then the trigger parks the ORM's later writes.
 	 */
 	parked = nextval_internal(key.seqid, false);
 	hilo_draw_durable(key.seqid);

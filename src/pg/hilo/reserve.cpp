@@ -3,17 +3,11 @@
  * of a key's ids to application code (RavenDB's "range", the textbook
  * get_next_hi), hilo_next_text() writes ids in RavenDB's readable form.
  *
- * A range is a run of consecutive values of the key's sequence, whose
- * blocks follow each other (hilo_values_adjacent): whole blocks, never a
- * part of one, so a range never shares a block with a backend's cache.  It
- * is drawn with the key's draw lock held exclusively (draws of hilo_next
- * take it in ShareLock), so no draw of the key runs meanwhile (hilo_take_run
- * says how a sequence the application shares is handled).  Like a block of
- * hilo_next, it is made durable before it is returned.
- *
- * A key never moves back: hilo_return() takes nothing back.  The client of
- * the adaptive size (n NULL) is the session, per table: its state lives
- * here, in backend memory.
+ * A range is whole blocks, never a part of one, so it never shares a block
+ * with a backend's cache.  It is drawn as a run (hilo_take_run), with the
+ * draw lock held exclusively, and made durable before it is returned.
+ * A key never moves back: hilo_return() takes nothing back.  The adaptive
+ * size (n NULL) is kept per session and table, in backend memory.
  */
 #include "pg/pg.hpp"
 
@@ -21,10 +15,6 @@
 #include "pg/hilo/hilo.hpp"
 
 extern "C" {
-#include "common/int.h"
-#include "access/htup_details.h"
-#include "funcapi.h"
-#include "storage/lmgr.h"
 #include "tcop/utility.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
@@ -35,8 +25,6 @@ extern "C" {
 extern "C" Datum hilo_next(PG_FUNCTION_ARGS);
 
 using idgen::HiloBlock;
-using idgen::HiloStatus;
-using idgen::HiloStrategy;
 
 /* A session's state for one table: the adaptive size and its latest range. */
 struct HiloClient
@@ -49,7 +37,7 @@ struct HiloClient
 static HTAB *hilo_clients = nullptr;
 
 static HiloClient *
-hilo_client(Oid relid, bool create)
+hilo_client(Oid relid)
 {
 	bool		found;
 	HiloClient *c;
@@ -58,8 +46,6 @@ hilo_client(Oid relid, bool create)
 	{
 		HASHCTL		ctl;
 
-		if (!create)
-			return nullptr;
 		memset(&ctl, 0, sizeof(ctl));
 		ctl.keysize = sizeof(Oid);
 		ctl.entrysize = sizeof(HiloClient);
@@ -67,8 +53,8 @@ hilo_client(Oid relid, bool create)
 		hilo_clients = hash_create("id_gen Hi/Lo clients", 16, &ctl,
 								   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	}
-	c = (HiloClient *) hash_search(hilo_clients, &relid, create ? HASH_ENTER : HASH_FIND, &found);
-	if (c != nullptr && !found)
+	c = (HiloClient *) hash_search(hilo_clients, &relid, HASH_ENTER, &found);
+	if (!found)
 	{
 		c->size = 0;
 		c->at = 0;
@@ -85,31 +71,10 @@ hilo_app_table(FunctionCallInfo fcinfo, const char *what)
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_reserve('orders').");
 	relid = PG_GETARG_OID(0);
-	hilo_refuse_in_recovery();
 	hilo_check_table(relid, false);
 	/* A range is drawn (or given back) for good: not in a read-only transaction. */
 	PreventCommandIfReadOnly(what);
 	return relid;
-}
-
-/* Draws a range of at least want ids (whole blocks) of relid's key into ids. */
-static void
-hilo_reserve_run(Oid relid, int64 want, HiloBlock *ids)
-{
-	HiloKey		key;
-	int64		per;
-	HiloRun		run;
-
-	hilo_require_key(relid, &key);
-	if (key.hi_table != nullptr)
-		hilo_orm_check(&key);
-	per = idgen::hilo_ids_per_block(key.strategy, hilo_key_size(&key));
-	hilo_lock_for_draw(&key, ExclusiveLock);
-	/* Whole blocks: the block of hi 0 counts as one, though it lacks id 0. */
-	hilo_take_run(&key, (want + per - 1) / per, &run);
-	hilo_draw_unlock(key.seqid, ExclusiveLock);
-	hilo_draw_durable(key.seqid);
-	*ids = run.ids;
 }
 
 /*
@@ -124,11 +89,11 @@ IDGEN_FUNCTION(hilo_reserve)
 	bool		adaptive = PG_ARGISNULL(1);
 	HiloClient *c;
 	TimestampTz now = GetCurrentTimestamp();
+	HiloKey		key;
 	int64		want;
+	int64		per;
 	HiloBlock	ids;
-	TupleDesc	desc;
 	Datum		values[2];
-	bool		nulls[2] = {false, false};
 
 	/* A role that may draw must not burn a key faster than hilo_next() would. */
 	if (!adaptive && (PG_GETARG_INT32(1) < 1 || PG_GETARG_INT32(1) > idgen::kHiloRangeMax))
@@ -137,16 +102,17 @@ IDGEN_FUNCTION(hilo_reserve)
 				 errmsg("n must be between 1 and %lld, not %d",
 						(long long) idgen::kHiloRangeMax, PG_GETARG_INT32(1)),
 				 errhint("Pass the number of ids wanted, or NULL to let the server choose; take more ranges for more ids.")));
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "hilo_reserve must return a composite type");
 
-	c = hilo_client(relid, true);
+	c = hilo_client(relid);
 	if (adaptive)
 		want = idgen::hilo_adapt_range(c->size, c->size > 0 ? (now - c->at) / 1000 : 0);
 	else
 		want = PG_GETARG_INT32(1);
 
-	hilo_reserve_run(relid, want, &ids);
+	hilo_require_key(relid, &key);
+	per = idgen::hilo_ids_per_block(key.strategy, hilo_key_size(&key));
+	/* Whole blocks: the block of hi 0 counts as one, though it lacks id 0. */
+	hilo_take_run(&key, (want + per - 1) / per, ExclusiveLock, &ids);
 	if (adaptive)
 	{
 		c->size = want;
@@ -155,8 +121,7 @@ IDGEN_FUNCTION(hilo_reserve)
 
 	values[0] = Int64GetDatum(ids.next);
 	values[1] = Int64GetDatum(ids.last);
-	desc = BlessTupleDesc(desc);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+	PG_RETURN_DATUM(hilo_result_row(fcinfo, values));
 }
 
 /*
@@ -168,47 +133,40 @@ IDGEN_FUNCTION(hilo_reserve)
  */
 IDGEN_FUNCTION(hilo_return)
 {
-	Oid			relid = hilo_app_table(fcinfo, "hilo_return()");
-
+	(void) hilo_app_table(fcinfo, "hilo_return()");
 	if (PG_ARGISNULL(1))
 		hilo_null_argument("next_unused", "Pass the first id the application did not use, e.g. hilo_return('orders', 1017, 1999).");
 	if (PG_ARGISNULL(2))
 		hilo_null_argument("last_id", "Pass the last id of the range, as hilo_reserve() gave it.");
-	(void) relid;
 	PG_RETURN_BOOL(false);
 }
 
-/* ---------------------------------------------------------------------
- * Readable ids
- * --------------------------------------------------------------------- */
+/* ---- Readable ids ---- */
 
 /*
- * The table part of a readable id: the table's name, schema-qualified
- * unless the schema is public, quoted where SQL needs it; the same in
- * every session, whatever its search_path.
+ * id as a readable id: the table's name, schema-qualified unless the
+ * schema is public, quoted where SQL needs it (the same in every session,
+ * whatever its search_path), then the number and this node's tag.
  */
-static char *
-hilo_text_table(Oid relid)
+static text *
+hilo_text_of(Oid relid, int64 id)
 {
-	char	   *qualified = hilo_quoted_name(relid);	/* ERROR if it is gone */
+	char	   *table = hilo_quoted_name(relid);	/* ERROR if it is gone */
 
 	if (strcmp(get_namespace_name(get_rel_namespace(relid)), "public") == 0)
-		return (char *) quote_identifier(get_rel_name(relid));
-	return qualified;
+		table = (char *) quote_identifier(get_rel_name(relid));
+	return cstring_to_text(psprintf("%s/" INT64_FORMAT "-%s", table, id, idgen_node_tag));
 }
 
 /* hilo_next_text(tbl regclass): '<table>/<n>-<node tag>', n from hilo_next(tbl). */
 IDGEN_FUNCTION(hilo_next_text)
 {
-	Oid			relid;
 	int64		id;
 
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next_text('orders').");
-	relid = PG_GETARG_OID(0);
-	id = DatumGetInt64(DirectFunctionCall1(hilo_next, ObjectIdGetDatum(relid)));
-	PG_RETURN_TEXT_P(cstring_to_text(psprintf("%s/" INT64_FORMAT "-%s", hilo_text_table(relid), id,
-											  idgen_node_tag)));
+	id = DatumGetInt64(DirectFunctionCall1(hilo_next, PG_GETARG_DATUM(0)));
+	PG_RETURN_TEXT_P(hilo_text_of(PG_GETARG_OID(0), id));
 }
 
 /*
@@ -220,8 +178,7 @@ IDGEN_FUNCTION(hilo_text_id)
 {
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next_text('orders').");
-	PG_RETURN_TEXT_P(cstring_to_text(psprintf("%s/" INT64_FORMAT "-%s", hilo_text_table(PG_GETARG_OID(0)),
-											  PG_GETARG_INT64(1), idgen_node_tag)));
+	PG_RETURN_TEXT_P(hilo_text_of(PG_GETARG_OID(0), PG_GETARG_INT64(1)));
 }
 
 /* hilo_parse_text(id text, OUT table_name text, OUT n bigint, OUT node_tag text) */
@@ -233,9 +190,7 @@ IDGEN_FUNCTION(hilo_parse_text)
 	size_t		table_len;
 	size_t		tag_at;
 	int64_t		n;
-	TupleDesc	desc;
 	Datum		values[3];
-	bool		nulls[3] = {false, false, false};
 
 	if (!idgen::hilo_parse_text_id(s, len, &table_len, &n, &tag_at))
 		ereport(ERROR,
@@ -243,11 +198,8 @@ IDGEN_FUNCTION(hilo_parse_text)
 				 errmsg("invalid Hi/Lo text id: \"%s\"", text_to_cstring(arg)),
 				 errdetail("A text id has the form <table>/<n>-<node tag>, e.g. orders/54-A: n from 1 to 9223372036854775807 without sign or leading zeros, the tag 1 to %d letters, digits or underscores.",
 						   (int) idgen::kHiloNodeTagMax)));
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "hilo_parse_text must return a composite type");
 	values[0] = PointerGetDatum(cstring_to_text_with_len(s, (int) table_len));
 	values[1] = Int64GetDatum(n);
 	values[2] = PointerGetDatum(cstring_to_text_with_len(s + tag_at, (int) (len - tag_at)));
-	desc = BlessTupleDesc(desc);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+	PG_RETURN_DATUM(hilo_result_row(fcinfo, values));
 }

@@ -93,7 +93,7 @@ hilo_column_max(const HiloKey *key)
 	HiloAsRole	st;
 	SPIPlanPtr	plan;
 	bool		isnull;
-	int64		max;
+	int64		max = 0;
 	char		kind = get_rel_relkind(key->relid);
 	Oid			type = get_atttype(key->relid, key->attnum);
 	const char *col = quote_identifier(get_attname(key->relid, key->attnum, false));
@@ -115,8 +115,10 @@ hilo_column_max(const HiloKey *key)
 		SPI_execute_snapshot(plan, nullptr, nullptr, GetLatestSnapshot(), InvalidSnapshot,
 							 true, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "id_gen: reading the largest id of table %u failed", key->relid);
-	/* An aggregate without GROUP BY gives one row. */
-	max = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	/* One row, but none from a Citus shell table read inside the DDL Citus sent. */
+	isnull = SPI_processed != 1;
+	if (!isnull)
+		max = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	hilo_as_role_leave(&st);
 	return isnull ? 0 : max;
 }

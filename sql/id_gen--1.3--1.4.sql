@@ -57,6 +57,15 @@ CREATE FUNCTION id_gen.hilo_key_list(OUT table_name regclass, OUT column_name na
 COMMENT ON FUNCTION id_gen.hilo_key_list() IS
     'every Hi/Lo key of this database, as its table''s default states it';
 
+-- On a Citus worker a key's own sequence counts in Citus' window for the
+-- node (hilo/citus.cpp): the last id reserved, from the node's range.
+CREATE FUNCTION id_gen.hilo_key_reserved_to(seq regclass, own boolean, strategy text, last_hi bigint, size bigint)
+    RETURNS bigint
+    AS 'MODULE_PATHNAME', 'hilo_key_reserved_to'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.hilo_key_reserved_to(regclass, boolean, text, bigint, bigint) IS
+    'last id of the block a Hi/Lo key''s sequence value reserves on this node (capped at 9223372036854775807)';
+
 -- The view keeps its columns (other roles' views may read them) and gains
 -- three.
 CREATE OR REPLACE VIEW id_gen.hilo_keys AS
@@ -66,8 +75,8 @@ SELECT k.table_name,
        k.sequence,
        k.own_sequence,
        v.last_hi,
-       id_gen.hilo_reserved_to(k.strategy, v.last_hi,
-                               id_gen.hilo_block_size(k.strategy, k.max_lo, s.seqincrement)) AS reserved_to,
+       id_gen.hilo_key_reserved_to(k.sequence, k.own_sequence, k.strategy, v.last_hi,
+                                   id_gen.hilo_block_size(k.strategy, k.max_lo, s.seqincrement)) AS reserved_to,
        k.column_name,
        k.adaptive,
        k.hi_table

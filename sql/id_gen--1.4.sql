@@ -107,6 +107,15 @@ CREATE FUNCTION id_gen.hilo_reserved_to(strategy text, last_hi bigint, size bigi
 COMMENT ON FUNCTION id_gen.hilo_reserved_to(text, bigint, bigint) IS
     'last id of the block a Hi/Lo key''s sequence value reserves (capped at 9223372036854775807)';
 
+-- On a Citus worker a key's own sequence counts in Citus' window for the
+-- node (hilo/citus.cpp): the last id reserved, from the node's range.
+CREATE FUNCTION id_gen.hilo_key_reserved_to(seq regclass, own boolean, strategy text, last_hi bigint, size bigint)
+    RETURNS bigint
+    AS 'MODULE_PATHNAME', 'hilo_key_reserved_to'
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.hilo_key_reserved_to(regclass, boolean, text, bigint, bigint) IS
+    'last id of the block a Hi/Lo key''s sequence value reserves on this node (capped at 9223372036854775807)';
+
 -- Every key, read from the catalog (the tables' defaults).
 CREATE FUNCTION id_gen.hilo_key_list(OUT table_name regclass, OUT column_name name, OUT sequence regclass,
                                      OUT strategy text, OUT max_lo integer, OUT adaptive boolean,
@@ -127,8 +136,8 @@ SELECT k.table_name,
        k.sequence,
        k.own_sequence,
        v.last_hi,
-       id_gen.hilo_reserved_to(k.strategy, v.last_hi,
-                               id_gen.hilo_block_size(k.strategy, k.max_lo, s.seqincrement)) AS reserved_to,
+       id_gen.hilo_key_reserved_to(k.sequence, k.own_sequence, k.strategy, v.last_hi,
+                                   id_gen.hilo_block_size(k.strategy, k.max_lo, s.seqincrement)) AS reserved_to,
        k.column_name,
        k.adaptive,
        k.hi_table

@@ -47,6 +47,7 @@ _PG_init(void)
 	idgen_snowflake_init();
 	idgen_timeuuid_init();
 	idgen_hilo_init();
+	idgen_hilo_citus_init();
 	CacheRegisterRelcacheCallback(idgen_relcache_callback, (Datum) 0);
 }
 

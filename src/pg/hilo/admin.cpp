@@ -122,8 +122,9 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 		PG_RETURN_VOID();
 	hilo_hold_seq(key.seqid);
 	next = hilo_seq_next_value(key.seqid);
-	if (idgen::hilo_rebase(key.strategy, next, key.max_lo, max_lo, &v) != HiloStatus::ok)
+	if (idgen::hilo_rebase(key.strategy, next - key.seq_base, key.max_lo, max_lo, &v) != HiloStatus::ok)
 		hilo_cannot_move(&key);
+	v += key.seq_base;
 	key.max_lo = max_lo;
 	/*
 	 * A grow keeps the next hi, so the next block's ids grow by new/old; the
@@ -131,7 +132,7 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 	 * the key for good.
 	 */
 	range = hilo_key_range(&key);
-	if (idgen::hilo_block(key.strategy, v > next ? v : next, hilo_key_size(&key), &block) == HiloStatus::ok &&
+	if (hilo_key_block(&key, v > next ? v : next, &block) == HiloStatus::ok &&
 		block.last > range.last)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
@@ -224,6 +225,7 @@ IDGEN_FUNCTION(hilo_bind)
 	bound.increment = increment;
 	bound.own = false;
 	bound.hi_table = nullptr;
+	bound.seq_base = bound.id_base = 0;
 	if (key.seqid == seqid && key.strategy == strategy && hilo_key_size(&key) == hilo_key_size(&bound))
 		PG_RETURN_VOID();		/* bound just so already */
 	if (seqid != key.seqid)
@@ -234,7 +236,7 @@ IDGEN_FUNCTION(hilo_bind)
 	to_next = seqid == key.seqid ? next : hilo_seq_next_value(seqid);
 	/* A key never drawn from reserved nothing: the sequence stays where its application has it. */
 	v = to_next;
-	if (called && idgen::hilo_move(key.strategy, next, hilo_key_size(&key), strategy, to_next,
+	if (called && idgen::hilo_move(key.strategy, next - key.seq_base, hilo_key_size(&key), strategy, to_next,
 								   hilo_key_size(&bound), &v) != HiloStatus::ok)
 		hilo_cannot_move(&key);
 	v = hilo_value_above(&bound, hilo_column_max(&bound), v);
@@ -310,9 +312,9 @@ IDGEN_FUNCTION(hilo_set_floor)
 	if (key.hi_table != nullptr && v > next)
 		hilo_orm_repark(&key);
 	/* The first id of the next block (ids below 1 are skipped). */
-	for (int i = 0; i < 3 && idgen::hilo_block(key.strategy, v, hilo_key_size(&key), &block) == HiloStatus::below_one; i++)
+	for (int i = 0; i < 3 && hilo_key_block(&key, v, &block) == HiloStatus::below_one; i++)
 		v += key.increment;
-	if (idgen::hilo_block(key.strategy, v, hilo_key_size(&key), &block) != HiloStatus::ok)
+	if (hilo_key_block(&key, v, &block) != HiloStatus::ok)
 		PG_RETURN_INT64(1);
 	PG_RETURN_INT64(block.next);
 }
@@ -399,6 +401,28 @@ IDGEN_FUNCTION(hilo_reserved_to)
 	if (size < 1)
 		PG_RETURN_NULL();
 	PG_RETURN_INT64(idgen::hilo_reserved_to(strategy, PG_GETARG_INT64(1), size));
+}
+
+/*
+ * id_gen.hilo_key_reserved_to(seq, own, strategy, last_hi, size): as
+ * hilo_reserved_to, in the window Citus gave an own key's sequence on this
+ * node (hilo/citus.cpp).
+ */
+IDGEN_FUNCTION(hilo_key_reserved_to)
+{
+	HiloKey		key;
+	int64		size = PG_GETARG_INT64(4);
+	int64		to;
+
+	if (size < 1)
+		PG_RETURN_NULL();
+	memset(&key, 0, sizeof(key));
+	key.seqid = PG_GETARG_OID(0);
+	key.own = PG_GETARG_BOOL(1);
+	key.strategy = hilo_strategy_arg(PG_GETARG_TEXT_PP(2));
+	hilo_citus_window(&key);
+	to = idgen::hilo_reserved_to(key.strategy, PG_GETARG_INT64(3) - key.seq_base, size);
+	PG_RETURN_INT64(to > PG_INT64_MAX - key.id_base ? PG_INT64_MAX : to + key.id_base);
 }
 
 /* hilo_node_of(id bigint): the node whose range holds id; NULL: none does. */

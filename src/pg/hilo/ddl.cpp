@@ -93,7 +93,7 @@ hilo_column_max(const HiloKey *key)
 	HiloAsRole	st;
 	SPIPlanPtr	plan;
 	bool		isnull;
-	int64		max;
+	int64		max = 0;
 	char		kind = get_rel_relkind(key->relid);
 	Oid			type = get_atttype(key->relid, key->attnum);
 	const char *col = quote_identifier(get_attname(key->relid, key->attnum, false));
@@ -115,8 +115,10 @@ hilo_column_max(const HiloKey *key)
 		SPI_execute_snapshot(plan, nullptr, nullptr, GetLatestSnapshot(), InvalidSnapshot,
 							 true, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "id_gen: reading the largest id of table %u failed", key->relid);
-	/* An aggregate without GROUP BY gives one row. */
-	max = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	/* One row, but none from a Citus shell table read inside the DDL Citus sent. */
+	isnull = SPI_processed != 1;
+	if (!isnull)
+		max = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	hilo_as_role_leave(&st);
 	return isnull ? 0 : max;
 }
@@ -136,6 +138,7 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 	HiloAsRole	st;
 	ListCell   *lc;
 
+	hilo_citus_refuse_key(relid);
 	/*
 	 * A column that owns a sequence had a key (or was a serial): a new key
 	 * above the rows would not be above the blocks its sessions hold.
@@ -227,15 +230,16 @@ hilo_follow_hand_change(Oid relid)
 	LockRelationOid(Max(old.seqid, now.seqid), ShareRowExclusiveLock);
 	next = hilo_seq_next_value(old.seqid, &called);
 	to_next = now.seqid == old.seqid ? next : hilo_seq_next_value(now.seqid);
-	v = to_next;
-	if (called && idgen::hilo_move(old.strategy, next, hilo_key_size(&old), now.strategy, to_next,
-								   hilo_key_size(&now), &v) != idgen::HiloStatus::ok)
+	v = to_next - now.seq_base;
+	if (called && idgen::hilo_move(old.strategy, next - old.seq_base, hilo_key_size(&old), now.strategy,
+								   v, hilo_key_size(&now), &v) != idgen::HiloStatus::ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
 				 errmsg("cannot change the Hi/Lo key of table %s", hilo_relname(relid)),
 				 errdetail("Its next block would give ids above 9223372036854775807.")));
+	v += now.seq_base;
 	v = hilo_value_above(&now, hilo_column_max(&now), v);
-	if (idgen::hilo_block(now.strategy, v, hilo_key_size(&now), &block) == idgen::HiloStatus::ok &&
+	if (hilo_key_block(&now, v, &block) == idgen::HiloStatus::ok &&
 		block.last > hilo_key_range(&now).last)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),

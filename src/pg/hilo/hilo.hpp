@@ -9,6 +9,8 @@
  *   hilo/admin.cpp    the owner's changes of a key; the key list
  *   hilo/reserve.cpp  ranges for applications, readable ids
  *   hilo/orm.cpp      keys whose ORM reads its hi values from a hi table row
+ *   hilo/citus.cpp    Citus: shards' defaults (a utility hook), a worker's
+ *                     key counted in the window Citus gives its sequence
  *
  * Where the state lives.  A key is a sequence and a formula written in the
  * default of the table's column,
@@ -69,6 +71,9 @@ extern "C" {
 /* From _PG_init: the invalidation callbacks of the backend's caches. */
 extern void idgen_hilo_init(void);
 
+/* hilo/citus.cpp: lets Citus create shards of tables with Hi/Lo defaults. */
+extern void idgen_hilo_citus_init(void);
+
 /* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
 extern void idgen_hilo_relcache(Oid relid);
 
@@ -86,6 +91,13 @@ struct HiloKey
 	char	   *hi_table;		/* an ORM's hi table (qualified name), or nullptr */
 	int64		increment;		/* the sequence's */
 	bool		own;			/* the sequence is OWNED BY a column of relid */
+	/*
+	 * 0, but on a Citus worker whose copy of the own sequence Citus set to
+	 * the node's window (hilo/citus.cpp): value v gives the ids of
+	 * v - seq_base, plus id_base.
+	 */
+	int64		seq_base;
+	int64		id_base;
 };
 
 /* The block size of a key: the core's rule (max_lo, or the increment). */
@@ -94,6 +106,15 @@ hilo_key_size(const HiloKey *k)
 {
 	return idgen::hilo_block_size(k->strategy, k->max_lo, k->increment);
 }
+
+/* Sets key->seq_base and id_base (hilo/citus.cpp). */
+extern void hilo_citus_window(HiloKey *key);
+
+/* ERROR if Citus distributes relid already: its key is made before (hilo/citus.cpp). */
+extern void hilo_citus_refuse_key(Oid relid);
+
+/* The ids value v of key gives (core hilo_block, in key's window). */
+extern idgen::HiloStatus hilo_key_block(const HiloKey *key, int64 v, idgen::HiloBlock *block);
 
 /*
  * funcid's C symbol if it is a C function of this library, else nullptr.

@@ -325,6 +325,7 @@ hilo_table_key(Oid relid, HiloKey *key)
 	key->increment = hilo_seq_params(key->seqid).seqincrement;
 	key->own = sequenceIsOwned(key->seqid, DEPENDENCY_AUTO, &owner_rel, &owner_col) &&
 		owner_rel == relid;
+	hilo_citus_window(key);
 	return true;
 }
 

@@ -89,6 +89,19 @@ hilo_draw_durable(Oid seqid)
 		XLogFlush(lsn);
 }
 
+idgen::HiloStatus
+hilo_key_block(const HiloKey *key, int64 v, HiloBlock *block)
+{
+	HiloStatus	st = idgen::hilo_block(key->strategy, v - key->seq_base, hilo_key_size(key), block);
+
+	if (st == HiloStatus::ok)
+	{
+		block->next += key->id_base;
+		block->last += key->id_base;
+	}
+	return st;
+}
+
 /*
  * The block of key's value v.  False for a block entirely below 1 (draw
  * again), but an ERROR at the third attempt in a row, or past 2^63-1.
@@ -98,7 +111,7 @@ hilo_block_checked(const HiloKey *key, int64 v, int attempt, HiloBlock *block)
 {
 	int64		size = hilo_key_size(key);
 
-	switch (idgen::hilo_block(key->strategy, v, size, block))
+	switch (hilo_key_block(key, v, block))
 	{
 		case HiloStatus::ok:
 			return true;
@@ -153,17 +166,17 @@ int64
 hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v)
 {
 	idgen::HiloNodeRange range = hilo_key_range(key);
-	int64		v = next_v;
+	int64		v = next_v - key->seq_base;
 
 	taken_to = Max(taken_to, range.first - 1);
-	if (idgen::hilo_floor(key->strategy, hilo_key_size(key), taken_to, next_v, &v) != HiloStatus::ok)
+	if (idgen::hilo_floor(key->strategy, hilo_key_size(key), taken_to - key->id_base, v, &v) != HiloStatus::ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
 				 errmsg("cannot move the Hi/Lo key of table %s above id " INT64_FORMAT,
 						hilo_relname(key->relid), taken_to),
 				 errdetail("Its next block would give ids above 9223372036854775807."),
 				 errhint("Nothing was changed.")));
-	return v;
+	return v + key->seq_base;
 }
 
 /*

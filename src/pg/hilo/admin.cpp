@@ -375,13 +375,12 @@ IDGEN_FUNCTION(hilo_reserved_to)
 /* id_gen.hilo_key_reserved_to(seq, own, strategy, last_hi, size): in Citus' window. */
 IDGEN_FUNCTION(hilo_key_reserved_to)
 {
-	HiloKey		key;
+	HiloKey		key = {};
 	int64		size = PG_GETARG_INT64(4);
 	int64		to;
 
 	if (size < 1)
 		PG_RETURN_NULL();
-	memset(&key, 0, sizeof(key));
 	key.seqid = PG_GETARG_OID(0);
 	key.own = PG_GETARG_BOOL(1);
 	key.strategy = hilo_strategy_arg(PG_GETARG_TEXT_PP(2));

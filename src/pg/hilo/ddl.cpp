@@ -119,7 +119,7 @@ hilo_column_max(const HiloKey *key)
 static Oid
 hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 {
-	HiloKey		key;
+	HiloKey		key = {};
 	Oid			nsp = get_rel_namespace(relid);
 	char	   *seqname;
 	int64		start;
@@ -145,7 +145,6 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 							 "ALTER SEQUENCE %s OWNED BY NONE first starts a new key above the rows.",
 							 hilo_relname(relid), hilo_relname(lfirst_oid(lc)), hilo_relname(lfirst_oid(lc)))));
 	}
-	memset(&key, 0, sizeof(key));
 	key.relid = relid;
 	key.attnum = attnum;
 	key.strategy = idgen::HiloStrategy::classic;

@@ -5,9 +5,11 @@
  * 'legacy' formula).  hilo_bind_table() makes the table's own key serve
  * that row: a trigger of ours on the hi table (BEFORE INSERT OR UPDATE,
  * ENABLE ALWAYS, run as the writer) replaces what the ORM writes with the
- * key sequence's next value, which the ORM's next reader uses once.  Each
- * draw checks that the trigger is still there (hilo_orm_check); it parks
- * values only for the key whose default names its table as the hi table.
+ * key sequence's next value, which the ORM's next reader uses once; it
+ * parks values only for the key whose default names its table as the hi
+ * table, so another role's copy cannot draw from a key.  hilo_bind_table()
+ * runs as the caller, the owner of both tables.  Each draw checks that the
+ * trigger is still there (hilo_orm_check).
  */
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
@@ -177,7 +179,11 @@ IDGEN_FUNCTION(hilo_hi_row)
 	return PointerGetDatum(heap_modify_tuple_by_cols(tup, RelationGetDescr(rel), 1, &att, &value, &isnull));
 }
 
-/* hilo_bind_table(tbl, hi_table, hi_column, max_lo, strategy, key_column, key_value) */
+/*
+ * hilo_bind_table(tbl, hi_table, hi_column, max_lo, strategy, key_column,
+ * key_value): tbl's own key takes the ORM's formula, moves above every hi
+ * the ORM read, every id it gave and the table's rows, and parks the row.
+ */
 IDGEN_FUNCTION(hilo_bind_table)
 {
 	Oid			relid;

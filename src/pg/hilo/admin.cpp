@@ -1,14 +1,14 @@
 /*
- * hilo/admin.cpp: the table owner's changes of a key, hilo_set_max_lo(),
- * hilo_bind(), hilo_set_adaptive(), hilo_set_floor(), and what the view
- * id_gen.hilo_keys asks.
- *
- * A change is the owner's DDL: the default is rewritten in the caller's
- * transaction (a ROLLBACK restores it), and the sequence moves forward
- * with setval(), which no ROLLBACK undoes, above every id the old or the
- * new formula could have given.  Committed or not, no id comes twice:
- * other backends draw before it or under the committed formula (the
- * table's lock), and the changing transaction may not draw.
+ * hilo/admin.cpp: the table owner's changes of a key (hilo_set_max_lo(),
+ * hilo_bind(), hilo_set_adaptive(), hilo_set_floor()), and what the view
+ * id_gen.hilo_keys asks.  A change is the owner's DDL: the default is
+ * rewritten in the caller's transaction (a ROLLBACK restores it), and the
+ * sequence moves forward with setval() above every id either formula could
+ * have given.  Other backends draw before it or under the committed formula
+ * (the table's lock); the changing transaction may not draw.  A sequence a
+ * change reads and moves is held as ALTER SEQUENCE holds it
+ * (ShareRowExclusiveLock): an application's nextval() waits, so a setval()
+ * computed from the position read never moves it back.
  */
 #include "pg/pg.hpp"
 
@@ -44,17 +44,6 @@ hilo_begin_change(Oid relid, HiloKey *key)
 	LockRelationOid(relid, AccessExclusiveLock);
 	hilo_require_key(relid, key);
 	hilo_draw_lock(key->seqid, ExclusiveLock);
-}
-
-/*
- * Holds a sequence a change reads and moves as ALTER SEQUENCE does: an
- * application's nextval() waits, so a setval() computed from the position
- * read never moves it back.  Our own draws wait for the draw lock.
- */
-static void
-hilo_hold_seq(Oid seqid)
-{
-	LockRelationOid(seqid, ShareRowExclusiveLock);
 }
 
 /* Moving a sequence the table's owner does not own needs what setval() needs. */
@@ -120,17 +109,13 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 				 errhint("The ORM's max_lo is the application's configuration; the key keeps it.")));
 	if (key.max_lo == max_lo)
 		PG_RETURN_VOID();
-	hilo_hold_seq(key.seqid);
+	LockRelationOid(key.seqid, ShareRowExclusiveLock);
 	next = hilo_seq_next_value(key.seqid);
 	if (idgen::hilo_rebase(key.strategy, next - key.seq_base, key.max_lo, max_lo, &v) != HiloStatus::ok)
 		hilo_cannot_move(&key);
 	v += key.seq_base;
 	key.max_lo = max_lo;
-	/*
-	 * A grow keeps the next hi, so the next block's ids grow by new/old; the
-	 * sequence never moves back, so a block past this node's range would end
-	 * the key for good.
-	 */
+	/* A grow keeps the next hi: a block past this node's range would end the key for good. */
 	range = hilo_key_range(&key);
 	if (hilo_key_block(&key, v > next ? v : next, &block) == HiloStatus::ok &&
 		block.last > range.last)
@@ -147,11 +132,10 @@ IDGEN_FUNCTION(hilo_set_max_lo)
 }
 
 /*
- * hilo_bind(tbl, seq, strategy, max_lo): makes tbl's key draw from the
- * application's sequence with its ORM's formula: one key space for both.
- * For the pooled strategies the block size is the sequence's INCREMENT
- * (trusting an argument is how EF Core users got duplicates).  The
- * sequence moves above every id the key gave and the table's rows.
+ * hilo_bind(tbl, seq, strategy, max_lo): tbl's key draws from the
+ * application's sequence with its ORM's formula, moved above every id the
+ * key gave and the table's rows.  For the pooled strategies the block size
+ * is the sequence's INCREMENT (trusting an argument gave EF Core duplicates).
  */
 IDGEN_FUNCTION(hilo_bind)
 {
@@ -230,8 +214,8 @@ IDGEN_FUNCTION(hilo_bind)
 		PG_RETURN_VOID();		/* bound just so already */
 	if (seqid != key.seqid)
 		hilo_draw_lock(seqid, ExclusiveLock);
-	hilo_hold_seq(Min(seqid, key.seqid));
-	hilo_hold_seq(Max(seqid, key.seqid));
+	LockRelationOid(Min(seqid, key.seqid), ShareRowExclusiveLock);
+	LockRelationOid(Max(seqid, key.seqid), ShareRowExclusiveLock);
 	next = hilo_seq_next_value(key.seqid, &called);
 	to_next = seqid == key.seqid ? next : hilo_seq_next_value(seqid);
 	/* A key never drawn from reserved nothing: the sequence stays where its application has it. */
@@ -245,11 +229,7 @@ IDGEN_FUNCTION(hilo_bind)
 	PG_RETURN_VOID();
 }
 
-/*
- * hilo_set_adaptive(tbl, adaptive DEFAULT true): whether each backend takes
- * runs of blocks whose length adapts to its pace, or one block at a time.
- * The formula does not change: nothing moves.
- */
+/* hilo_set_adaptive(tbl, adaptive DEFAULT true): runs of blocks at each backend's pace. */
 IDGEN_FUNCTION(hilo_set_adaptive)
 {
 	HiloKey		key;
@@ -268,11 +248,9 @@ IDGEN_FUNCTION(hilo_set_adaptive)
 }
 
 /*
- * hilo_set_floor(tbl, next_id DEFAULT NULL): as setval() after a bulk
- * load, moves tbl's key forward (never back, not undone by ROLLBACK) above
- * the largest id of its column and to next_id or above.  Returns the first
- * id of the next block.  Blocks backends hold are used up, as a sequence's
- * cached values are.
+ * hilo_set_floor(tbl, next_id DEFAULT NULL): as setval() after a bulk load,
+ * moves tbl's key forward above its column's ids and to next_id or above;
+ * returns the first id of the next block.
  */
 IDGEN_FUNCTION(hilo_set_floor)
 {
@@ -301,7 +279,7 @@ IDGEN_FUNCTION(hilo_set_floor)
 	if (has_id)
 		taken = Max(taken, next_id - 1);
 	hilo_draw_lock(key.seqid, ExclusiveLock);
-	hilo_hold_seq(key.seqid);
+	LockRelationOid(key.seqid, ShareRowExclusiveLock);
 	next = hilo_seq_next_value(key.seqid);
 	v = hilo_value_above(&key, taken, next);
 	hilo_move_forward(key.seqid, next, v);
@@ -319,12 +297,9 @@ IDGEN_FUNCTION(hilo_set_floor)
 	PG_RETURN_INT64(block.next);
 }
 
-/* ---- What the view id_gen.hilo_keys asks ---- */
-
 /*
- * id_gen.hilo_key_list(): every key of this database, from the catalog:
- * a table's first full-form default naming the table itself that the scan
- * meets.  pg_attrdef is readable by every role; so is this.
+ * id_gen.hilo_key_list(): every key of this database: a table's first
+ * full-form default naming itself (pg_attrdef is readable by every role).
  */
 IDGEN_FUNCTION(hilo_key_list)
 {
@@ -373,10 +348,7 @@ IDGEN_FUNCTION(hilo_key_list)
 	return (Datum) 0;
 }
 
-/*
- * id_gen.hilo_block_size(strategy, max_lo, increment): max_lo, or the
- * sequence's increment for the pooled strategies.
- */
+/* id_gen.hilo_block_size(strategy, max_lo, increment): the increment for the pooled strategies. */
 IDGEN_FUNCTION(hilo_block_size)
 {
 	int			arg;
@@ -389,10 +361,7 @@ IDGEN_FUNCTION(hilo_block_size)
 	PG_RETURN_INT64(arg == 2 ? PG_GETARG_INT64(2) : PG_GETARG_INT32(1));
 }
 
-/*
- * id_gen.hilo_reserved_to(strategy, last_hi, size): the last id of the block
- * of last_hi, capped at bigint's maximum; NULL for a size below 1.
- */
+/* id_gen.hilo_reserved_to(strategy, last_hi, size): the last id of last_hi's block, capped. */
 IDGEN_FUNCTION(hilo_reserved_to)
 {
 	HiloStrategy strategy = hilo_strategy_arg(PG_GETARG_TEXT_PP(0));
@@ -403,20 +372,15 @@ IDGEN_FUNCTION(hilo_reserved_to)
 	PG_RETURN_INT64(idgen::hilo_reserved_to(strategy, PG_GETARG_INT64(1), size));
 }
 
-/*
- * id_gen.hilo_key_reserved_to(seq, own, strategy, last_hi, size): as
- * hilo_reserved_to, in the window Citus gave an own key's sequence on this
- * node (hilo/citus.cpp).
- */
+/* id_gen.hilo_key_reserved_to(seq, own, strategy, last_hi, size): in Citus' window. */
 IDGEN_FUNCTION(hilo_key_reserved_to)
 {
-	HiloKey		key;
+	HiloKey		key = {};
 	int64		size = PG_GETARG_INT64(4);
 	int64		to;
 
 	if (size < 1)
 		PG_RETURN_NULL();
-	memset(&key, 0, sizeof(key));
 	key.seqid = PG_GETARG_OID(0);
 	key.own = PG_GETARG_BOOL(1);
 	key.strategy = hilo_strategy_arg(PG_GETARG_TEXT_PP(2));

@@ -1,43 +1,26 @@
 /*
  * hilo/citus.cpp: Hi/Lo defaults on Citus shards.
  *
- * Citus creates a distributed or reference table's shards on the workers
- * with the table's own DDL, renamed: CREATE TABLE public.t_102008 (...
- * DEFAULT public.hilo_next('public.t'::regclass, 'public.t_id_seq'::regclass,
- * ...)), and it does so before metadata sync creates the shell table
- * public.t there.  The regclass literal is resolved when the statement is
- * analysed, so create_distributed_table() failed with "relation public.t
- * does not exist"; where the table exists (a reference table's shard on
- * the coordinator), the shard's default depended on the table and its
- * sequence, and DROP TABLE public.t failed.  The same holds for the ALTER
- * TABLE ... SET DEFAULT a change of the key sends to each shard, which on a
- * worker also waited for the shell table, locked by the same distributed
- * transaction on another connection (Citus cancelled it as a deadlock).
- * On a Citus node, for a CREATE TABLE or ALTER TABLE of a shard name of the
- * table a hilo_next()/hilo_next_text() default names (<name>_<digits>, same
- * schema), this ProcessUtility hook writes the default as
- * hilo_next('public.t'::text::regclass): the name is resolved at each call
- * and nothing is recorded against the table or its sequence; the shard
- * draws from this node's key of the table, as its default states it.
- * Every other statement passes untouched.
+ * Citus creates a table's shards, and sends each change of a key to them,
+ * as the table's own DDL renamed (CREATE TABLE public.t_102008 (... DEFAULT
+ * hilo_next('public.t'::regclass, ...)), ALTER TABLE ... SET DEFAULT),
+ * before metadata sync creates the shell table public.t on a worker: the
+ * regclass literal failed there, and elsewhere tied the shard's default to
+ * the table (DROP TABLE failed, or a worker waited for the shell table its
+ * own distributed transaction locked).  For a CREATE or ALTER TABLE of a
+ * shard of the table a hilo_next()/hilo_next_text() default names
+ * (<name>_<digits>, same schema), this ProcessUtility hook writes the
+ * default as hilo_next('public.t'::text::regclass), resolved at each call:
+ * the shard draws from this node's key of the table.  It runs as the
+ * caller and takes no lock.
  *
- * Citus also copies the key's sequence to every worker and, being bigint,
- * gives each copy a window of its own: MINVALUE and RESTART at
- * (group << 48) + 1, MAXVALUE 2^48 above (worker_apply_sequence_command),
- * restarting it there whenever it finds other bounds (metadata sync of a
- * node).  Block v of that window would give ids far past the node's range.
- * A worker's key whose sequence has exactly this node's window therefore
- * counts from the window's start into the node's range, as a key made on
- * this node counts from its sequence's start: value v gives the ids of
- * v - window start, shifted to the range's start (hilo_citus_window).  The
- * window's bounds stay as Citus set them, so it never restarts the
- * sequence; a window belongs to one group, so no two nodes share one.
- *
- * A key is made before Citus distributes its table, never after
- * (hilo_citus_refuse_key): Citus sends ALTER TABLE ... SET DEFAULT
- * hilo_next('t') to every node as written, where each worker would make a
- * key of its own, which the next metadata sync replaces with the copy of
- * the coordinator's, starting the node's ids again.
+ * Citus gives each worker's copy of a key's sequence a window, MINVALUE and
+ * RESTART (group << 48) + 1, MAXVALUE 2^48 above, restored at each metadata
+ * sync.  An own key whose sequence has exactly this node's window counts
+ * from the window's start into the node's range (hilo_citus_window).  A key
+ * is made before Citus distributes its table, never after
+ * (hilo_citus_refuse_key): each worker would make its own, which the next
+ * metadata sync replaces with the coordinator's.
  */
 #include "pg/pg.hpp"
 
@@ -48,6 +31,7 @@
 extern "C" {
 #include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/stratnum.h"
 #include "access/table.h"
 #include "access/xact.h"
 #include "catalog/pg_namespace.h"
@@ -55,7 +39,9 @@ extern "C" {
 #include "catalog/namespace.h"
 #include "nodes/makefuncs.h"
 #include "nodes/parsenodes.h"
+#include "parser/parser.h"
 #include "tcop/utility.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 }
@@ -79,11 +65,7 @@ hilo_is_shard_name(const char *name, const char *base)
 	return true;
 }
 
-/*
- * Rewrites expr, a hilo_next() or hilo_next_text() call, into its short
- * form naming the table by name, if it names a table of which shard (in
- * schema nsp) is a shard.
- */
+/* Rewrites expr, a default hilo_next[_text]('t'), into the short form by name if shard is t's. */
 static void
 hilo_rewrite_default(Node *expr, const char *shard, const char *nsp)
 {
@@ -92,6 +74,7 @@ hilo_rewrite_default(Node *expr, const char *shard, const char *nsp)
 	TypeCast   *tc;
 	A_Const    *con;
 	RangeVar   *named;
+	TypeCast   *to_text;
 
 	if (expr == nullptr || !IsA(expr, FuncCall) || fc->args == NIL)
 		return;
@@ -111,81 +94,61 @@ hilo_rewrite_default(Node *expr, const char *shard, const char *nsp)
 		return;
 	/* Qualified, so that every session finds the same table whatever its search_path. */
 	con->val.sval.sval = pstrdup(quote_qualified_identifier(nsp, named->relname));
-	{
-		TypeCast   *to_text = makeNode(TypeCast);
-
-		to_text->arg = tc->arg;
-		to_text->typeName = makeTypeNameFromNameList(list_make2(makeString(pstrdup("pg_catalog")),
-																  makeString(pstrdup("text"))));
-		to_text->location = -1;
-		tc->arg = (Node *) to_text;
-	}
+	to_text = makeNode(TypeCast);
+	to_text->arg = tc->arg;
+	to_text->typeName = SystemTypeName((char *) "text");
+	to_text->location = -1;
+	tc->arg = (Node *) to_text;
 	fc->args = list_make1(tc);
 }
 
-/*
- * The relation a Citus node's CREATE TABLE or ALTER TABLE names, if its name
- * ends in _<digits>, else nullptr.
- */
-static RangeVar *
-hilo_may_be_shard_ddl(Node *parsetree)
-{
-	RangeVar   *rel;
-	const char *us;
-	int64		group;
-
-	if (IsA(parsetree, CreateStmt))
-		rel = ((CreateStmt *) parsetree)->relation;
-	else if (IsA(parsetree, AlterTableStmt) && ((AlterTableStmt *) parsetree)->objtype == OBJECT_TABLE)
-		rel = ((AlterTableStmt *) parsetree)->relation;
-	else
-		return nullptr;
-	us = strrchr(rel->relname, '_');
-	if (us == nullptr || !isdigit((unsigned char) us[1]) || !IsTransactionState() || !idgen_citus_group(&group))
-		return nullptr;
-	return rel;
-}
-
+/* On a Citus node, a CREATE TABLE or ALTER TABLE of a name ending in _<digits>. */
 static void
 hilo_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTree,
 					 ProcessUtilityContext context, ParamListInfo params,
 					 QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc)
 {
-	RangeVar   *rel = hilo_may_be_shard_ddl(pstmt->utilityStmt);
+	Node	   *stmt = pstmt->utilityStmt;
+	RangeVar   *rel = nullptr;
+	const char *us;
+	int64		group;
 
-	if (rel != nullptr)
+	if (IsA(stmt, CreateStmt))
+		rel = ((CreateStmt *) stmt)->relation;
+	else if (IsA(stmt, AlterTableStmt) && ((AlterTableStmt *) stmt)->objtype == OBJECT_TABLE)
+		rel = ((AlterTableStmt *) stmt)->relation;
+	us = rel != nullptr ? strrchr(rel->relname, '_') : nullptr;
+	if (us != nullptr && isdigit((unsigned char) us[1]) && IsTransactionState() &&
+		idgen_citus_group(&group))
 	{
-		Node	   *stmt;
-		Oid			nsp;
+		bool		create = IsA(stmt, CreateStmt);
+		/* The shard's schema, as the statement resolves it now. */
+		Oid			nsp = create ? RangeVarGetCreationNamespace(rel)
+			: get_rel_namespace(RangeVarGetRelid(rel, NoLock, true));
+		const char *nspname = OidIsValid(nsp) ? get_namespace_name(nsp) : nullptr;
 		ListCell   *lc;
 
 		if (readOnlyTree)
 			pstmt = (PlannedStmt *) copyObjectImpl(pstmt);	/* copyObject() is C's typeof */
 		readOnlyTree = false;
 		stmt = pstmt->utilityStmt;
-		/* The shard's schema, as the statement resolves it now. */
-		nsp = IsA(stmt, CreateStmt) ? RangeVarGetCreationNamespace(rel)
-			: get_rel_namespace(RangeVarGetRelid(rel, NoLock, true));
-		if (OidIsValid(nsp) && IsA(stmt, CreateStmt))
+		foreach(lc, nspname == nullptr ? NIL
+				: create ? ((CreateStmt *) stmt)->tableElts : ((AlterTableStmt *) stmt)->cmds)
 		{
-			foreach(lc, ((CreateStmt *) stmt)->tableElts)
-			{
-				ListCell   *cc;
+			AlterTableCmd *cmd = (AlterTableCmd *) lfirst(lc);
+			ListCell   *cc;
 
-				if (!IsA(lfirst(lc), ColumnDef))
-					continue;
-				foreach(cc, ((ColumnDef *) lfirst(lc))->constraints)
-					if (((Constraint *) lfirst(cc))->contype == CONSTR_DEFAULT)
-						hilo_rewrite_default(((Constraint *) lfirst(cc))->raw_expr, rel->relname,
-											 get_namespace_name(nsp));
+			if (IsA(cmd, AlterTableCmd) && cmd->subtype == AT_ColumnDefault)
+				hilo_rewrite_default(cmd->def, rel->relname, nspname);
+			if (!IsA(cmd, ColumnDef))
+				continue;
+			foreach(cc, ((ColumnDef *) cmd)->constraints)
+			{
+				Constraint *con = (Constraint *) lfirst(cc);
+
+				if (con->contype == CONSTR_DEFAULT)
+					hilo_rewrite_default(con->raw_expr, rel->relname, nspname);
 			}
-		}
-		else if (OidIsValid(nsp))
-		{
-			foreach(lc, ((AlterTableStmt *) stmt)->cmds)
-				if (((AlterTableCmd *) lfirst(lc))->subtype == AT_ColumnDefault)
-					hilo_rewrite_default(((AlterTableCmd *) lfirst(lc))->def, rel->relname,
-										 get_namespace_name(nsp));
 		}
 	}
 	if (prev_process_utility != nullptr)
@@ -219,26 +182,20 @@ void
 hilo_citus_refuse_key(Oid relid)
 {
 	Oid			dist = get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE);
-	AttrNumber	col;
-	bool		found = false;
+	AttrNumber	col = OidIsValid(dist) ? get_attnum(dist, "logicalrelid") : InvalidAttrNumber;
+	Relation	rel;
+	SysScanDesc scan;
+	ScanKeyData skey;
+	bool		found;
 
-	if (!OidIsValid(dist) || (col = get_attnum(dist, "logicalrelid")) == InvalidAttrNumber)
+	if (col == InvalidAttrNumber)
 		return;
-	{
-		Relation	rel = table_open(dist, AccessShareLock);
-		SysScanDesc scan = systable_beginscan(rel, InvalidOid, false, nullptr, 0, nullptr);
-		HeapTuple	tup;
-
-		while (!found && HeapTupleIsValid(tup = systable_getnext(scan)))
-		{
-			bool		isnull;
-			Datum		d = heap_getattr(tup, col, RelationGetDescr(rel), &isnull);
-
-			found = !isnull && DatumGetObjectId(d) == relid;
-		}
-		systable_endscan(scan);
-		table_close(rel, AccessShareLock);
-	}
+	rel = table_open(dist, AccessShareLock);
+	ScanKeyInit(&skey, col, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relid));
+	scan = systable_beginscan(rel, InvalidOid, false, nullptr, 1, &skey);
+	found = HeapTupleIsValid(systable_getnext(scan));
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
 	if (found)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

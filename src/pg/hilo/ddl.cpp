@@ -1,13 +1,12 @@
 /*
  * hilo/ddl.cpp: where keys are made.  The event trigger id_gen_hilo_keys
- * (ddl_command_end of CREATE TABLE and ALTER TABLE) turns a table's default
- * hilo_next() naming the table itself into its key: a sequence OWNED BY the
- * column, in the table's schema and owned by its owner, starting above the
- * table's rows, and the default rewritten to name it.  It runs in the
- * owner's DDL transaction, as the owner; hilo_create_key() does the same
- * where event triggers do not run.  A default naming another table (LIKE,
- * PARTITION OF) draws from that table's key; a restore brings defaults in
- * the full form with their sequences: nothing is made then.
+ * (ddl_command_end of CREATE/ALTER TABLE, in the owner's DDL transaction,
+ * as the owner, under its lock) turns a default hilo_next() naming the
+ * table itself into its key: a sequence OWNED BY the column, owned by the
+ * table's owner, starting above the table's rows, and the default
+ * rewritten to name it; hilo_create_key() does the same where event
+ * triggers do not run.  A default naming another table (LIKE, PARTITION OF)
+ * draws from that table's key; a restore brings the full form: nothing is made.
  */
 #include "pg/pg.hpp"
 
@@ -38,10 +37,7 @@ extern "C" {
 /* Set while hilo_write_defaults runs its ALTER TABLE. */
 static bool hilo_writing_defaults = false;
 
-/*
- * The key an ALTER TABLE ... SET/DROP DEFAULT is about to change, for its
- * ddl_command_end to follow a formula the owner wrote by hand.
- */
+/* The key an ALTER TABLE ... SET/DROP DEFAULT is about to change (hilo_before_ddl). */
 static struct
 {
 	LocalTransactionId lxid;	/* InvalidLocalTransactionId: none */
@@ -103,11 +99,7 @@ hilo_column_max(const HiloKey *key)
 	if (type != INT2OID && type != INT4OID && type != INT8OID && type != NUMERICOID)
 		return 0;				/* text ids: hilo_set_floor(t, n) after a load */
 	hilo_as_role_enter(&st, hilo_rel_owner(key->relid));
-	/*
-	 * Read with the latest snapshot, not the transaction's: under REPEATABLE
-	 * READ the statement's snapshot predates our wait for the table's lock,
-	 * and misses the ids writers committed while we waited.
-	 */
+	/* The latest snapshot: under REPEATABLE READ the transaction's predates our lock. */
 	plan = SPI_prepare(psprintf("SELECT pg_catalog.max(%s)::pg_catalog.int8 FROM %s WHERE %s BETWEEN "
 								INT64_FORMAT " AND " INT64_FORMAT,
 								col, hilo_quoted_name(key->relid), col, range.first, range.last), 0, nullptr);
@@ -123,15 +115,11 @@ hilo_column_max(const HiloKey *key)
 	return isnull ? 0 : max;
 }
 
-/*
- * Makes relid's own key on column attnum: its sequence, above the column's
- * ids in this node's range, and the defaults that ask for it.  The DDL that
- * asked holds the table's lock: no writer adds ids meanwhile.
- */
+/* Makes relid's own key on attnum, above the column's ids in this node's range. */
 static Oid
 hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 {
-	HiloKey		key;
+	HiloKey		key = {};
 	Oid			nsp = get_rel_namespace(relid);
 	char	   *seqname;
 	int64		start;
@@ -139,10 +127,7 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 	ListCell   *lc;
 
 	hilo_citus_refuse_key(relid);
-	/*
-	 * A column that owns a sequence had a key (or was a serial): a new key
-	 * above the rows would not be above the blocks its sessions hold.
-	 */
+	/* A column that owns a sequence had a key (or was a serial): its sessions hold blocks. */
 	foreach(lc, getOwnedSequences(relid))
 	{
 		Oid			owner_rel;
@@ -160,7 +145,6 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 							 "ALTER SEQUENCE %s OWNED BY NONE first starts a new key above the rows.",
 							 hilo_relname(relid), hilo_relname(lfirst_oid(lc)), hilo_relname(lfirst_oid(lc)))));
 	}
-	memset(&key, 0, sizeof(key));
 	key.relid = relid;
 	key.attnum = attnum;
 	key.strategy = idgen::HiloStrategy::classic;
@@ -187,11 +171,7 @@ hilo_make_key(Oid relid, AttrNumber attnum, int32 max_lo)
 	return key.seqid;
 }
 
-/*
- * Two keys in one partitioned table repeat ids across its partitions (a
- * primary key without the partition key does not see it): a partition with
- * a key of its own under a parent with one gets a WARNING.
- */
+/* Two keys in one partitioned table repeat ids across its partitions: a WARNING. */
 static void
 hilo_warn_partition_key(Oid part, AttrNumber attnum, Oid parent)
 {
@@ -204,11 +184,7 @@ hilo_warn_partition_key(Oid part, AttrNumber attnum, Oid parent)
 					 hilo_relname(parent))));
 }
 
-/*
- * The owner wrote a key's default by hand (a migration replaying an older
- * schema): the sequence moves as hilo_set_max_lo() or hilo_bind() would
- * have moved it, and the transaction draws no block from it.
- */
+/* The owner wrote a key's default by hand: the sequence moves as hilo_set_max_lo/bind would. */
 static void
 hilo_follow_hand_change(Oid relid)
 {
@@ -276,11 +252,7 @@ IDGEN_FUNCTION(hilo_before_ddl)
 	{
 		if (((AlterTableCmd *) lfirst(lc))->subtype != AT_ColumnDefault)
 			continue;
-		/*
-		 * The lock SET DEFAULT takes anyway, so that the key read is the one
-		 * replaced; only for the table's owner, before whom ALTER TABLE
-		 * itself would refuse: another role must not queue a lock on it.
-		 */
+		/* The lock SET DEFAULT takes, only for the owner: another role must not queue one. */
 		relid = RangeVarGetRelid(stmt->relation, NoLock, true);
 		if (!OidIsValid(relid) || !idgen_rel_ownercheck(relid, GetUserId()))
 			break;
@@ -292,11 +264,7 @@ IDGEN_FUNCTION(hilo_before_ddl)
 	PG_RETURN_VOID();
 }
 
-/*
- * What the DDL on relid asks of us: its short-form defaults naming itself
- * become its key; a default naming an unlogged table's key is refused for
- * a logged table (a crash would reset the key under it).
- */
+/* DDL on relid: its short forms become its key; a logged table draws from no unlogged key. */
 static void
 hilo_table_ddl(Oid relid)
 {
@@ -341,14 +309,9 @@ hilo_table_ddl(Oid relid)
 			(void) hilo_make_key(relid, (AttrNumber) (linitial_int(short_cols) & ~kHiloTextColumn),
 								 idgen_hilo_max_lo);
 	}
-	/* Only a table with a key of its own is looked at: no partition is opened else. */
-	if (get_rel_relispartition(relid) && hilo_table_key(relid, &key))
-	{
-		Oid			parent = get_partition_parent(relid, true);
-
-		if (hilo_table_key(parent, &other))
-			hilo_warn_partition_key(relid, key.attnum, parent);
-	}
+	if (get_rel_relispartition(relid) && hilo_table_key(relid, &key) &&
+		hilo_table_key(get_partition_parent(relid, true), &other))
+		hilo_warn_partition_key(relid, key.attnum, other.relid);
 	if (kind == RELKIND_PARTITIONED_TABLE && hilo_table_key(relid, &other))
 	{
 		ListCell   *lc;
@@ -364,9 +327,6 @@ hilo_table_ddl(Oid relid)
 /* The event trigger id_gen_hilo_keys (ddl_command_end). */
 IDGEN_FUNCTION(hilo_on_ddl)
 {
-	List	   *relids = NIL;
-	ListCell   *lc;
-
 	if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
 		elog(ERROR, "hilo_on_ddl: not fired by an event trigger");
 	if (hilo_writing_defaults)
@@ -382,21 +342,15 @@ IDGEN_FUNCTION(hilo_on_ddl)
 		bool		isnull;
 		Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
 
+		/* Our own SPI calls in it restore SPI_tuptable and SPI_processed. */
 		if (!isnull)
-			relids = lappend_oid(relids, DatumGetObjectId(d));
+			hilo_table_ddl(DatumGetObjectId(d));
 	}
-	/* Still connected: the list lives in SPI's memory. */
-	foreach(lc, relids)
-		hilo_table_ddl(lfirst_oid(lc));
 	SPI_finish();
 	PG_RETURN_VOID();
 }
 
-/*
- * hilo_create_key(tbl regclass, col name DEFAULT NULL, max_lo integer
- * DEFAULT NULL): what the event trigger does, where it does not run (col
- * NULL: the one defaulting to hilo_next('tbl')).  Returns the sequence.
- */
+/* hilo_create_key(tbl, col DEFAULT NULL, max_lo DEFAULT NULL): the event trigger's work. */
 IDGEN_FUNCTION(hilo_create_key)
 {
 	Oid			relid;

@@ -1,16 +1,11 @@
 /*
  * hilo.hpp: Hi/Lo keys, the PostgreSQL side (the formulas and the
  * backend-local cache are plain C++ in src/core/hilo.cpp; the user's guide
- * is docs/hilo.md).  One header for the module, one file per context:
- *
- *   hilo/key.cpp      what a key is, the checks a draw makes, its sequence
- *   hilo/next.cpp     the per-row path: hilo_next(), the backend's cache
- *   hilo/ddl.cpp      the event trigger that makes keys, hilo_create_key()
- *   hilo/admin.cpp    the owner's changes of a key; the key list
- *   hilo/reserve.cpp  ranges for applications, readable ids
- *   hilo/orm.cpp      keys whose ORM reads its hi values from a hi table row
- *   hilo/citus.cpp    Citus: shards' defaults (a utility hook), a worker's
- *                     key counted in the window Citus gives its sequence
+ * is docs/hilo.md).  One file per context: key.cpp (what a key is, the
+ * checks a draw makes, its sequence), next.cpp (hilo_next(), the cache),
+ * ddl.cpp (the event trigger that makes keys), admin.cpp (the owner's
+ * changes; the key list), reserve.cpp (ranges, readable ids), orm.cpp (an
+ * ORM's hi table row), citus.cpp (shards' defaults, a worker's window).
  *
  * Where the state lives.  A key is a sequence and a formula written in the
  * default of the table's column,
@@ -21,23 +16,20 @@
  * own draws from a sequence OWNED BY that column, which PostgreSQL drops,
  * dumps, restores, moves and replicates with the table, as any serial's.
  * A bound key names the application's sequence.  Nothing else is stored,
- * and no draw reads a table.  The backend's cache (idgen::HiloCache) holds
- * each key's current block.
+ * and no draw reads a table; the backend's cache holds each key's block.
  *
  * Security model (sql/hilo_roles.sql and test/specs/hilo_roles.spec attack it).
  *  - Drawing (hilo_next, hilo_reserve) needs INSERT on the key's table, as
- *    an identity column does, and nothing on its own sequence, which grants
- *    nothing to anybody; a bound key also needs what nextval() needs on the
- *    application's sequence.  A call draws only under the formula the
- *    table's own default states.
- *  - Changing a key is its table owner's DDL: the event trigger runs in
- *    the owner's CREATE/ALTER TABLE, hilo_set_max_lo() and friends need the
- *    table's ownership; the SQL they run runs as the table's owner,
- *    search_path pinned, in a security-restricted operation.  No code of
- *    another role runs.
+ *    an identity column does, and nothing on its own sequence; a bound key
+ *    also needs what nextval() needs on the application's sequence.  A call
+ *    draws only under the formula the table's own default states.
+ *  - Changing a key is its table owner's DDL (the event trigger,
+ *    hilo_set_max_lo() and friends); the SQL they run runs as the table's
+ *    owner, search_path pinned, in a security-restricted operation.  No
+ *    code of another role runs.
  *  - Read: the key's table's defaults and its sequence; an ORM key's hi
- *    table's triggers; when a key is made or hilo_set_floor() moves it, the
- *    table's rows (as owner).
+ *    table's triggers; when a key is made or moved above them, the table's
+ *    rows (as owner).
  *
  * Locks, and for how long.
  *  - A draw: RowExclusiveLock on the sequence, as nextval() (to the end of
@@ -68,10 +60,8 @@ extern "C" {
 #include "storage/lockdefs.h"
 }
 
-/* From _PG_init: the invalidation callbacks of the backend's caches. */
+/* From _PG_init: the invalidation callbacks, the utility hook (hilo/citus.cpp). */
 extern void idgen_hilo_init(void);
-
-/* hilo/citus.cpp: lets Citus create shards of tables with Hi/Lo defaults. */
 extern void idgen_hilo_citus_init(void);
 
 /* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
@@ -91,35 +81,27 @@ struct HiloKey
 	char	   *hi_table;		/* an ORM's hi table (qualified name), or nullptr */
 	int64		increment;		/* the sequence's */
 	bool		own;			/* the sequence is OWNED BY a column of relid */
-	/*
-	 * 0, but on a Citus worker whose copy of the own sequence Citus set to
-	 * the node's window (hilo/citus.cpp): value v gives the ids of
-	 * v - seq_base, plus id_base.
-	 */
+	/* Citus' window (hilo_citus_window): value v gives the ids of v - seq_base, plus id_base */
 	int64		seq_base;
 	int64		id_base;
 };
 
-/* The block size of a key: the core's rule (max_lo, or the increment). */
 static inline int64
 hilo_key_size(const HiloKey *k)
 {
 	return idgen::hilo_block_size(k->strategy, k->max_lo, k->increment);
 }
 
-/* Sets key->seq_base and id_base (hilo/citus.cpp). */
+/* Sets key->seq_base and id_base: 0 but on a Citus worker (hilo/citus.cpp). */
 extern void hilo_citus_window(HiloKey *key);
 
-/* ERROR if Citus distributes relid already: its key is made before (hilo/citus.cpp). */
+/* ERROR if Citus distributes relid already: its key is made before. */
 extern void hilo_citus_refuse_key(Oid relid);
 
 /* The ids value v of key gives (core hilo_block, in key's window). */
 extern idgen::HiloStatus hilo_key_block(const HiloKey *key, int64 v, idgen::HiloBlock *block);
 
-/*
- * funcid's C symbol if it is a C function of this library, else nullptr.
- * Only a superuser can create a C function: no role can fake ours.
- */
+/* funcid's C symbol if it is a C function of this library (only a superuser makes one). */
 extern const char *hilo_c_symbol(Oid funcid);
 
 /* What a column default is, for us. */
@@ -130,17 +112,12 @@ enum class HiloForm : uint8_t
 	full_form					/* hilo_next('t', 't_id_seq', ...): a key */
 };
 
-/*
- * Classifies a default expression: *relid is the table it names; for the
- * full form key is filled (but for increment and own).  *textp: the text
- * form, hilo_next_text('t') or hilo_next_text('t', <full form>).
- */
+/* A default's form, the table it names, the full form's key (but increment, own); *textp: text. */
 extern HiloForm hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp = nullptr);
 
 /*
- * The columns of relid (opened with AccessShareLock) whose default has form
- * and names relid itself, lowest first: each its attnum, | kHiloTextColumn
- * for the text form.  *first (if given): the first one's key.
+ * The attnums (| kHiloTextColumn: text form) of relid's columns whose default has
+ * form and names relid (opened with AccessShareLock); *first: the first one's key.
  */
 static const int kHiloTextColumn = 0x10000;
 extern List *hilo_self_columns(Oid relid, HiloForm form, HiloKey *first = nullptr);
@@ -169,19 +146,13 @@ extern Datum hilo_result_row(FunctionCallInfo fcinfo, Datum *values);
 /* Not in recovery; relid a table, not temporary, the caller's (need_owner) or insertable. */
 extern void hilo_check_table(Oid relid, bool need_owner);
 
-/*
- * A key's sequence must keep what it gave: not CYCLE, not temporary, and
- * unlogged only for an unlogged table (a crash resets both).
- */
+/* A key's sequence: not CYCLE, not temporary, unlogged only for an unlogged table. */
 extern void hilo_require_drawable_seq(Oid seqid, Oid relid);
 
 extern FormData_pg_sequence hilo_seq_params(Oid seqid);
 extern Oid	hilo_rel_owner(Oid relid);
 
-/*
- * SQL run as role (the table's owner), search_path pinned, in a
- * security-restricted operation, inside SPI.
- */
+/* SQL run as role, search_path pinned, in a security-restricted operation, inside SPI. */
 struct HiloAsRole
 {
 	Oid			saved_user;
@@ -202,28 +173,19 @@ extern void hilo_seq_move_to(Oid seqid, int64 next_v);
 extern void hilo_draw_lock(Oid seqid, LOCKMODE mode);
 extern void hilo_draw_unlock(Oid seqid, LOCKMODE mode);
 
-/* ---- hilo/next.cpp: drawing blocks (shared with reserve.cpp and orm.cpp) ---- */
+/* ---- hilo/next.cpp: drawing blocks ---- */
 
-/*
- * The locks of a draw ("Locks" above); refuses (55000) a draw in the
- * transaction that changed the key, or made it for a table it did not create.
- */
+/* The locks of a draw; ERROR (55000) in the transaction that made or changed the key. */
 extern void hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode);
 
-/*
- * Draws need whole, adjacent blocks of key into run, made durable, under
- * the locks of a draw in draw_mode (ExclusiveLock for more than one block).
- */
+/* Draws need whole, adjacent blocks of key into run, durable, under the draw lock in draw_mode. */
 extern void hilo_take_run(const HiloKey *key, int64 need, LOCKMODE draw_mode,
 						  idgen::HiloBlock *run);
 
 /* Makes a drawn value of seqid durable before any id of it is handed out. */
 extern void hilo_draw_durable(Oid seqid);
 
-/*
- * The ids a key draws from: an own key this node's range (its worker id's
- * on Citus or with id_gen.hilo_node_ranges on), else the whole space.
- */
+/* An own key's ids: this node's range (on Citus or with id_gen.hilo_node_ranges), else all. */
 extern idgen::HiloNodeRange hilo_key_range(const HiloKey *key);
 
 /* The first value of key's sequence whose block lies above taken_to and in its range. */
@@ -231,10 +193,7 @@ extern int64 hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v);
 
 /* ---- hilo/ddl.cpp ---- */
 
-/*
- * Rewrites the defaults of key's table that state key (short_only: that are
- * its short form) into key's full form, as the table's owner.
- */
+/* Rewrites key's defaults (short_only: its short forms) into its full form, as the owner. */
 extern void hilo_write_defaults(const HiloKey *key, bool short_only);
 
 /* The largest id in key's column and range (as the table's owner); 0: none. */

@@ -33,8 +33,6 @@ extern "C" {
 
 using idgen::HiloStrategy;
 
-/* ---- Names and argument checks ---- */
-
 char *
 hilo_relname(Oid relid)
 {
@@ -190,8 +188,6 @@ hilo_result_row(FunctionCallInfo fcinfo, Datum *values)
 	return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values,
 											 (bool *) palloc0(desc->natts * sizeof(bool))));
 }
-
-/* ---- Reading a key from a default ---- */
 
 const char *
 hilo_c_symbol(Oid funcid)
@@ -362,8 +358,6 @@ hilo_key_expression(const HiloKey *key)
 					key->hi_table ? quote_literal_cstr(key->hi_table) : "NULL");
 }
 
-/* ---- SQL as the table's owner, and the sequence ---- */
-
 Oid
 hilo_rel_owner(Oid relid)
 {
@@ -433,11 +427,7 @@ hilo_seq_next_value(Oid seqid, bool *called)
 	return next_v;
 }
 
-/*
- * Left "called" at the value before next_v where the range allows, so that
- * id_gen.hilo_keys shows where the key stands.  Never backwards: the
- * caller read the sequence under the draw lock.
- */
+/* Left "called" at the value before next_v where it can, as id_gen.hilo_keys shows keys. */
 void
 hilo_seq_move_to(Oid seqid, int64 next_v)
 {

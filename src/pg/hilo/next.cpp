@@ -1,11 +1,11 @@
 /*
  * hilo/next.cpp: hilo_next(), the per-row path, and the backend's cache of
- * blocks, one per key table.  A block is drawn under the key read with the
- * table locked (AccessShareLock, to the end of the transaction); a change
- * takes AccessExclusiveLock, so a draw runs before it or under the
- * committed key.  Invalidations only mark entries stale (the core's cache
- * never moves an entry): a stale entry checks the privilege again.  A block
- * stays valid across a change: every change moves the sequence above it.
+ * blocks, one per key table, run as the caller.  A block is drawn under the
+ * key read with the table locked (AccessShareLock, to the end of the
+ * transaction); a change takes AccessExclusiveLock, so a draw runs before
+ * it or under the committed key.  Invalidations mark entries stale: a
+ * stale entry checks the privilege again.  A block stays valid across a
+ * change: every change moves the sequence above it.
  */
 #include "pg/pg.hpp"
 
@@ -37,10 +37,7 @@ using idgen::HiloStatus;
 
 static HiloCache *hilo_cache = nullptr;
 
-/*
- * A privilege check is recorded only if no invalidation that could change
- * its answer (the table's, all relations', a role's) arrived meanwhile.
- */
+/* A privilege check is recorded only if no invalidation that could change it arrived meanwhile. */
 static uint64 hilo_inval_count = 0;
 static Oid	hilo_checking = InvalidOid;
 
@@ -60,11 +57,8 @@ hilo_test_wait(int key)
 #endif
 
 /*
- * nextval() WAL-logs 32 values ahead and leaves the flush to the commit;
- * but a block serves later transactions (the drawing one may roll back or
- * have no xid), and the record that covers our value may be another
- * backend's, not flushed yet.  Flushing up to the LSN of the sequence's
- * page covers both; when already durable it costs a buffer pin.
+ * nextval() leaves the WAL flush to the commit, and the record covering our
+ * value may be another backend's; a block serves later transactions.
  */
 void
 hilo_draw_durable(Oid seqid)
@@ -102,10 +96,7 @@ hilo_key_block(const HiloKey *key, int64 v, HiloBlock *block)
 	return st;
 }
 
-/*
- * The block of key's value v.  False for a block entirely below 1 (draw
- * again), but an ERROR at the third attempt in a row, or past 2^63-1.
- */
+/* The block of key's value v; false below 1 (draw again), an ERROR at the third attempt. */
 static bool
 hilo_block_checked(const HiloKey *key, int64 v, int attempt, HiloBlock *block)
 {
@@ -144,7 +135,6 @@ hilo_key_range(const HiloKey *key)
 	int64		group = 0;
 	idgen::node_identity::Resolved w;
 
-	/* A bound key, or a single server: the whole space, whatever its worker id. */
 	if (!key->own || (!idgen_hilo_node_ranges && !idgen_citus_group(&group)))
 		return idgen::hilo_node_range(-1);
 	w = idgen_node_worker(idgen::kHiloMaxNode);
@@ -179,12 +169,7 @@ hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v)
 	return v + key->seq_base;
 }
 
-/*
- * A draw WARNs when its key nears the end of its ids (its node's range, its
- * sequence's MAXVALUE through the formula, bigint) where the view
- * id_gen.headroom says warning, and again at critical; once per key and
- * level, and again after a minute.
- */
+/* A WARNING where id_gen.headroom says warning or critical: once per key and level a minute. */
 #define HILO_WARN_AGAIN_MS 60000
 
 static Oid	warned_relid = InvalidOid;
@@ -225,7 +210,6 @@ hilo_warn_near_end(const HiloKey *key, idgen::HiloNodeRange range, const idgen::
 					 "and id_gen.headroom_critical_percent set the points of this warning.")));
 }
 
-/* ERROR if block lies outside this node's range (own sequences). */
 static void
 hilo_check_node_range(const HiloKey *key, const HiloBlock *block)
 {
@@ -268,16 +252,10 @@ hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode)
 	LOCKTAG		seq_tag;
 	bool		seq_new;
 
-	/* As nextval(): waits for an ALTER SEQUENCE of another transaction. */
 	LockRelationOid(key->seqid, RowExclusiveLock);
 	hilo_require_drawable_seq(key->seqid, key->relid);
 	seq_new = hilo_created_here(key->seqid);
-	/*
-	 * A key made in this transaction for a table that was not: a ROLLBACK
-	 * takes the key away but leaves the table, whose next key would hand
-	 * out again what this transaction handed out.  (A table created here
-	 * goes with it, as its serial's sequence would.)
-	 */
+	/* A ROLLBACK would take a key made here away but leave a table made before. */
 	if (seq_new && !hilo_created_here(key->relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -285,13 +263,7 @@ hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode)
 						hilo_relname(key->relid)),
 				 errdetail("A ROLLBACK would remove the key but keep the table: its next key would hand out these ids again."),
 				 errhint("Commit the ALTER TABLE that made the key first.")));
-	/*
-	 * A change of the key (it holds the draw lock exclusively to its end)
-	 * or an ALTER SEQUENCE of its sequence in this transaction: a ROLLBACK
-	 * restores the old formula or sequence, under which ids drawn now could
-	 * come again.  Only where the whole key goes with a ROLLBACK (made in
-	 * this transaction, no subtransaction open) is that moot.
-	 */
+	/* A change of the key or its sequence here: moot only if a ROLLBACK takes the whole key. */
 	SET_LOCKTAG_OBJECT(tag, MyDatabaseId, RelationRelationId, key->seqid, 1);
 	SET_LOCKTAG_RELATION(seq_tag, MyDatabaseId, key->seqid);
 	if ((idgen_lock_held_by_me(&tag, ExclusiveLock) ||
@@ -328,11 +300,8 @@ hilo_take_run(const HiloKey *key, int64 need, LOCKMODE draw_mode, HiloBlock *run
 	run->next = 1;
 	run->last = 0;
 	/*
-	 * More than one block: nobody else draws meanwhile from an own sequence
-	 * (every draw takes the draw lock, held exclusively by our caller); an
-	 * application's sequence only while locked as ALTER SEQUENCE locks it,
-	 * granted at once or not at all.  Then the rest of the run is one
-	 * setval() past its first value; else values one by one.
+	 * Nobody else draws from an own sequence (the draw lock), nor from one we hold as ALTER
+	 * SEQUENCE does: then a run is one setval() past its first value; else values one by one.
 	 */
 	if (need > 1)
 	{
@@ -418,12 +387,7 @@ hilo_draw(const HiloKey *key, HiloEntry *e)
 	int64		need = 1;
 	HiloBlock	run;
 
-	/*
-	 * An adaptive key: how many blocks this backend takes now (the core's
-	 * rule, hilo_adapt_range, on the ids it took last time and how long they
-	 * lasted).  More than one block is a run, drawn with the draw lock
-	 * held exclusively, as hilo_reserve draws a range.
-	 */
+	/* An adaptive key: as many blocks as the core's hilo_adapt_range says, as a run. */
 	if (key->adaptive)
 	{
 		int64		per = idgen::hilo_ids_per_block(key->strategy, hilo_key_size(key));
@@ -441,10 +405,7 @@ hilo_draw(const HiloKey *key, HiloEntry *e)
 	e->draws++;
 }
 
-/*
- * Everything but the fast path: first use, a stale entry, a used-up block.
- * seqid: the sequence the call names (the full form), else InvalidOid.
- */
+/* All but the fast path.  seqid: the sequence the call names (the full form), or InvalidOid. */
 static int64
 hilo_next_slow(Oid relid, Oid seqid)
 {
@@ -513,40 +474,28 @@ hilo_next_slow(Oid relid, Oid seqid)
 	}
 }
 
-/* hilo_next's id: the fast path is a hash lookup and an increment, no lock, no catalog. */
-static inline Datum
-hilo_next_id(Oid relid, Oid seqid)
-{
-	HiloEntry  *e = likely(hilo_cache != nullptr) ? hilo_cache->find(relid) : nullptr;
-	int64_t		id;
-
-	if (likely(e != nullptr && !e->stale && e->checked_role == GetUserId() &&
-			   (!OidIsValid(seqid) || e->seqid == seqid) && idgen::hilo_take(&e->block, &id)))
-		return Int64GetDatum(id);
-	return Int64GetDatum(hilo_next_slow(relid, seqid));
-}
-
 /*
- * hilo_next(tbl regclass): the next id of tbl's key.  A table's own default
- * in this form becomes the full form when its owner's DDL sets it.
- */
-IDGEN_FUNCTION(hilo_next)
-{
-	if (PG_ARGISNULL(0))
-		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next('orders').");
-	return hilo_next_id(PG_GETARG_OID(0), InvalidOid);
-}
-
-/*
- * hilo_next(tbl, seq, strategy, max_lo, adaptive, hi_table): the full form
- * a key's default holds.  Draws as the table's default states the key once
- * seq is checked; the other arguments are there for pg_dump and \d.
+ * hilo_next(tbl), and the full form hilo_next(tbl, seq, ...), which draws as tbl's default
+ * states the key once seq is checked.  The fast path: a hash lookup and an increment.
  */
 IDGEN_FUNCTION(hilo_next_key)
 {
-	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+	Oid			seqid = PG_NARGS() > 1 && !PG_ARGISNULL(1) ? PG_GETARG_OID(1) : InvalidOid;
+	HiloEntry  *e;
+	int64_t		id;
+
+	if (PG_ARGISNULL(0) || (PG_NARGS() > 1 && PG_ARGISNULL(1)))
 		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next('orders').");
-	return hilo_next_id(PG_GETARG_OID(0), PG_GETARG_OID(1));
+	e = likely(hilo_cache != nullptr) ? hilo_cache->find(PG_GETARG_OID(0)) : nullptr;
+	if (likely(e != nullptr && !e->stale && e->checked_role == GetUserId() &&
+			   (!OidIsValid(seqid) || e->seqid == seqid) && idgen::hilo_take(&e->block, &id)))
+		return Int64GetDatum(id);
+	return Int64GetDatum(hilo_next_slow(PG_GETARG_OID(0), seqid));
+}
+
+IDGEN_FUNCTION(hilo_next)
+{
+	return hilo_next_key(fcinfo);
 }
 
 /* hilo_backend_draws(tbl regclass): this backend's draws of tbl's key (for bench/). */
@@ -557,8 +506,6 @@ IDGEN_FUNCTION(hilo_backend_draws)
 	PG_RETURN_INT64(e != nullptr ? e->draws : 0);
 }
 
-/* ---- Invalidation ---- */
-
 void
 idgen_hilo_relcache(Oid relid)
 {
@@ -568,11 +515,7 @@ idgen_hilo_relcache(Oid relid)
 		hilo_cache->mark_stale(relid);
 }
 
-/*
- * A role or a role membership changed: no relcache invalidation tells the
- * tables, yet any role's INSERT privilege may have changed.  Every entry
- * goes stale; such changes are rare.
- */
+/* A role or a membership changed: any INSERT privilege may have; every entry goes stale. */
 static void
 hilo_role_callback(Datum arg, idgen_syscache_id cacheid, uint32 hashvalue)
 {

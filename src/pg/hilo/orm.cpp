@@ -1,21 +1,15 @@
 /*
  * hilo/orm.cpp: keys whose ORM keeps its hi value in a table row.
- *
- * Hibernate's and NHibernate's table generators keep their hi value in a
- * row (hibernate_unique_key.next_hi, or a row per entity of
- * hibernate_sequences): they read it (SELECT ... FOR UPDATE), write it
- * back plus one, commit, and use the value read (our 'legacy' formula).
- *
- * hilo_bind_table() makes the table's own key serve that row: a trigger
- * of ours on the hi table (BEFORE INSERT OR UPDATE, ENABLE ALWAYS)
- * replaces what the ORM writes with the key sequence's next value, which
- * no hilo_next() draws and the ORM's next reader uses once; a ROLLBACK of
- * the update puts back a value nobody used.  It runs in the caller's
- * backend, as the caller.  Each draw checks that the trigger is still
- * there (hilo_orm_check): a re-created hi table, DISABLE TRIGGER or a
- * restore with --disable-triggers would let the ORM count on its own.
- * The trigger parks values only for the key whose default names its table
- * as the hi table, so another role's copy cannot draw from a key.
+ * Hibernate's and NHibernate's table generators read the row (SELECT ...
+ * FOR UPDATE), write it back plus one, commit, and use the value read (our
+ * 'legacy' formula).  hilo_bind_table() makes the table's own key serve
+ * that row: a trigger of ours on the hi table (BEFORE INSERT OR UPDATE,
+ * ENABLE ALWAYS, run as the writer) replaces what the ORM writes with the
+ * key sequence's next value, which the ORM's next reader uses once; it
+ * parks values only for the key whose default names its table as the hi
+ * table, so another role's copy cannot draw from a key.  hilo_bind_table()
+ * runs as the caller, the owner of both tables.  Each draw checks that the
+ * trigger is still there (hilo_orm_check).
  */
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
@@ -52,7 +46,7 @@ hilo_resolve(const char *name)
 	return RangeVarGetRelid(makeRangeVarFromNameList(names), NoLock, true);
 }
 
-/* The trigger of ours on hioid that parks seqid's values, or nullptr. */
+/* The trigger of ours on hirel that parks seqid's values, or nullptr. */
 static const Trigger *
 hilo_park_trigger(Relation hirel, Oid seqid)
 {
@@ -119,10 +113,7 @@ hilo_orm_repark(const HiloKey *key)
 	hilo_as_role_leave(&st);
 }
 
-/*
- * The trigger id_gen.hilo_hi_row(hi_column, key sequence [, key_column,
- * key_value]): parks the key's next value in the hi row the ORM writes.
- */
+/* The trigger hilo_hi_row(hi_column, key sequence [, key_column, key_value]). */
 IDGEN_FUNCTION(hilo_hi_row)
 {
 	TriggerData *td = (TriggerData *) fcinfo->context;
@@ -190,10 +181,8 @@ IDGEN_FUNCTION(hilo_hi_row)
 
 /*
  * hilo_bind_table(tbl, hi_table, hi_column, max_lo, strategy, key_column,
- * key_value): makes tbl's own key serve the ORM's hi row.  The key takes
- * the ORM's formula and moves above every hi the ORM read, every id it
- * gave and the table's rows; the trigger is put on the hi table and the
- * row parked.  For the owner of both tables.
+ * key_value): tbl's own key takes the ORM's formula, moves above every hi
+ * the ORM read, every id it gave and the table's rows, and parks the row.
  */
 IDGEN_FUNCTION(hilo_bind_table)
 {
@@ -308,10 +297,7 @@ IDGEN_FUNCTION(hilo_bind_table)
 	relation_close(hirel, NoLock);
 	if (same && enabled)
 		PG_RETURN_VOID();		/* bound just so */
-	/*
-	 * The same binding whose trigger was dropped or disabled is bound again:
-	 * the ORM counted on its own meanwhile; the key moves above what it read.
-	 */
+	/* A binding whose trigger was dropped or disabled is bound again, above what the ORM read. */
 	if (key.hi_table != nullptr && !same)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -357,11 +343,7 @@ IDGEN_FUNCTION(hilo_bind_table)
 		hilo_seq_move_to(key.seqid, v);
 	hilo_write_defaults(&bound, false);
 
-	/*
-	 * The row gets the sequence's next value here, under the draw lock held
-	 * to the end (the trigger refuses to draw in the transaction that
-	 * changed the key); then the trigger parks the ORM's later writes.
-	 */
+	/* The row gets the next value here, under the draw lock: the trigger may not draw now. */
 	parked = nextval_internal(key.seqid, false);
 	hilo_draw_durable(key.seqid);
 	hilo_as_role_enter(&st, GetUserId());

@@ -1,13 +1,9 @@
 /*
- * hilo/reserve.cpp: Hi/Lo for applications.  hilo_reserve() hands a range
- * of a key's ids to application code (RavenDB's "range", the textbook
- * get_next_hi), hilo_next_text() writes ids in RavenDB's readable form.
- *
- * A range is whole blocks, never a part of one, so it never shares a block
- * with a backend's cache.  It is drawn as a run (hilo_take_run), with the
- * draw lock held exclusively, and made durable before it is returned.
- * A key never moves back: hilo_return() takes nothing back.  The adaptive
- * size (n NULL) is kept per session and table, in backend memory.
+ * hilo/reserve.cpp: hilo_reserve() hands a range of a key's ids to the
+ * application (RavenDB's "range"), hilo_next_text() writes readable ids;
+ * as the caller.  A range is whole blocks, drawn as a run (hilo_take_run,
+ * the draw lock held exclusively), durable before it is returned.  The
+ * adaptive size (n NULL) is kept per session and table, in backend memory.
  */
 #include "pg/pg.hpp"
 
@@ -44,9 +40,8 @@ hilo_client(Oid relid)
 
 	if (hilo_clients == nullptr)
 	{
-		HASHCTL		ctl;
+		HASHCTL		ctl = {};
 
-		memset(&ctl, 0, sizeof(ctl));
 		ctl.keysize = sizeof(Oid);
 		ctl.entrysize = sizeof(HiloClient);
 		ctl.hcxt = TopMemoryContext;
@@ -77,12 +72,7 @@ hilo_app_table(FunctionCallInfo fcinfo, const char *what)
 	return relid;
 }
 
-/*
- * hilo_reserve(tbl regclass, n integer DEFAULT NULL, OUT first_id bigint,
- * OUT last_id bigint): a range of at least n ids of tbl's key for the
- * application (whole blocks), or of the session's adaptive size when n is
- * NULL.  Needs INSERT on tbl, like hilo_next.
- */
+/* hilo_reserve(tbl, n DEFAULT NULL, OUT first_id, OUT last_id): at least n ids (NULL: adaptive). */
 IDGEN_FUNCTION(hilo_reserve)
 {
 	Oid			relid = hilo_app_table(fcinfo, "hilo_reserve()");
@@ -124,13 +114,7 @@ IDGEN_FUNCTION(hilo_reserve)
 	PG_RETURN_DATUM(hilo_result_row(fcinfo, values));
 }
 
-/*
- * hilo_return(tbl regclass, next_unused bigint, last_id bigint): kept for
- * the applications that call it; takes nothing back and returns false.
- * Giving ids back moved a key's sequence backwards, which a sequence
- * never does: a crash, a standby or a ROLLBACK elsewhere could then see
- * the same ids handed out twice.
- */
+/* hilo_return(tbl, next_unused, last_id): false; moving a key back could repeat ids. */
 IDGEN_FUNCTION(hilo_return)
 {
 	(void) hilo_app_table(fcinfo, "hilo_return()");
@@ -141,13 +125,7 @@ IDGEN_FUNCTION(hilo_return)
 	PG_RETURN_BOOL(false);
 }
 
-/* ---- Readable ids ---- */
-
-/*
- * id as a readable id: the table's name, schema-qualified unless the
- * schema is public, quoted where SQL needs it (the same in every session,
- * whatever its search_path), then the number and this node's tag.
- */
+/* id as text: the table (qualified unless in public, quoted), the number, the node's tag. */
 static text *
 hilo_text_of(Oid relid, int64 id)
 {
@@ -169,11 +147,7 @@ IDGEN_FUNCTION(hilo_next_text)
 	PG_RETURN_TEXT_P(hilo_text_of(PG_GETARG_OID(0), id));
 }
 
-/*
- * hilo_next_text(tbl regclass, id bigint): id written as
- * '<table>/<n>-<node tag>'; the text form of a key's default wraps its
- * full form in it (hilo/ddl.cpp).
- */
+/* hilo_next_text(tbl, id): id as text; the text form of a key's default wraps its full form. */
 IDGEN_FUNCTION(hilo_text_id)
 {
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))

@@ -124,6 +124,8 @@ extern List *hilo_self_columns(Oid relid, HiloForm form, HiloKey *first = nullpt
 
 /* relid's key: its first full-form default naming relid.  False if none. */
 extern bool hilo_table_key(Oid relid, HiloKey *key);
+/* Drops what hilo_table_key keeps of relid's defaults (all: InvalidOid). */
+extern void hilo_forget_parsed(Oid relid);
 
 /* As hilo_table_key, ERROR (55000, with the command that makes one) if none. */
 extern void hilo_require_key(Oid relid, HiloKey *key);

@@ -511,6 +511,7 @@ idgen_hilo_relcache(Oid relid)
 {
 	if (!OidIsValid(relid) || relid == hilo_checking)
 		hilo_inval_count++;
+	hilo_forget_parsed(relid);
 	if (hilo_cache != nullptr)
 		hilo_cache->mark_stale(relid);
 }

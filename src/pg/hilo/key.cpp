@@ -307,17 +307,8 @@ hilo_self_columns(Oid relid, HiloForm form, HiloKey *first)
 	return cols;
 }
 
-/*
- * Every draw reads its table's key, and parsing defaults costs microseconds:
- * the keys of the last tables read are kept until their relcache entries,
- * which the defaults come from, are invalidated (idgen_hilo_relcache).
- */
-static struct
-{
-	Oid			relid;
-	bool		found;
-	HiloKey		key;			/* hi_table in TopMemoryContext */
-}			hilo_parsed[8];
+/* Every draw reads its key, and parsing defaults costs microseconds: kept until invalidated. */
+static struct { Oid relid; bool found; HiloKey key; } hilo_parsed[8];	/* hi_table: TopMemoryContext */
 static int	hilo_parsed_next;
 
 void

@@ -1,14 +1,11 @@
 /*
  * hilo/admin.cpp: the table owner's changes of a key (hilo_set_max_lo(),
  * hilo_bind(), hilo_set_adaptive(), hilo_set_floor()), and what the view
- * id_gen.hilo_keys asks.  A change is the owner's DDL: the default is
- * rewritten in the caller's transaction (a ROLLBACK restores it), and the
- * sequence moves forward with setval() above every id either formula could
- * have given.  Other backends draw before it or under the committed formula
- * (the table's lock); the changing transaction may not draw.  A sequence a
- * change reads and moves is held as ALTER SEQUENCE holds it
- * (ShareRowExclusiveLock): an application's nextval() waits, so a setval()
- * computed from the position read never moves it back.
+ * id_gen.hilo_keys asks.  A change is the owner's DDL (locks: hilo.hpp): the
+ * default is rewritten in the caller's transaction, and the sequence moves
+ * forward with setval() above every id either formula could have given,
+ * held as ALTER SEQUENCE holds it (ShareRowExclusiveLock), so that an
+ * application's nextval() waits and the setval() never moves it back.
  */
 #include "pg/pg.hpp"
 

@@ -1,51 +1,39 @@
 /*
- * hilo.hpp: Hi/Lo keys, the PostgreSQL side (the formulas and the
- * backend-local cache are plain C++ in src/core/hilo.cpp; the user's guide
- * is docs/hilo.md).  One file per context: key.cpp (what a key is, the
- * checks a draw makes, its sequence), next.cpp (hilo_next(), the cache),
- * ddl.cpp (the event trigger that makes keys), admin.cpp (the owner's
- * changes; the key list), reserve.cpp (ranges, readable ids), orm.cpp (an
- * ORM's hi table row), citus.cpp (shards' defaults, a worker's window).
+ * hilo.hpp: Hi/Lo keys, the PostgreSQL side (formulas and the backend's cache
+ * are plain C++ in src/core/hilo.cpp; the guide is docs/hilo.md).  key.cpp:
+ * what a key is, its checks and sequence; next.cpp: hilo_next() and the
+ * cache; ddl.cpp: the event triggers that make keys; admin.cpp: the owner's
+ * changes, the key list; reserve.cpp: ranges, readable ids; orm.cpp: an ORM's
+ * hi row; citus.cpp: shards' defaults, a worker's window.
  *
- * Where the state lives.  A key is a sequence and a formula written in the
- * default of the table's column,
+ * State.  A key is a sequence and a formula in its column's default,
+ * hilo_next('s.t'::regclass, 's.t_id_seq'::regclass, 'classic', 1000, true,
+ * NULL) (table, sequence, strategy, max_lo, adaptive, hi table).  An own key's
+ * sequence is OWNED BY that column, so PostgreSQL drops, dumps, restores,
+ * moves and replicates it with the table; a bound key names the application's.
+ * Nothing else is stored, no draw reads a table's rows, and the backend's
+ * cache holds each key's block.
  *
- *   hilo_next('s.t'::regclass, 's.t_id_seq'::regclass, 'classic', 1000, true, NULL)
+ * Who runs as whom (sql/hilo_roles.sql, test/specs/hilo_roles.spec).  A draw
+ * (hilo_next, hilo_reserve) needs INSERT on the key's table, as an identity
+ * column, and nothing on its own sequence; a bound key also needs what
+ * nextval() needs on the application's, and a call draws only under the
+ * formula the table's own default states.  A change is the table owner's DDL
+ * (the event trigger, hilo_set_max_lo() and friends), whose SQL runs as that
+ * owner, search_path pinned, security-restricted; no other role's code runs.
  *
- * (table, sequence, strategy, max_lo, adaptive, hi table).  A key of its
- * own draws from a sequence OWNED BY that column, which PostgreSQL drops,
- * dumps, restores, moves and replicates with the table, as any serial's.
- * A bound key names the application's sequence.  Nothing else is stored,
- * and no draw reads a table; the backend's cache holds each key's block.
+ * Locks.  A draw: the table's AccessShareLock and the sequence's
+ * RowExclusiveLock, as nextval() (to the end of the transaction), then the
+ * key's draw lock (an object lock: pg_class, the sequence's OID, sub-id 1,
+ * which no SQL command takes), ShareLock for one block, ExclusiveLock for a
+ * run, released once the values are drawn.  A change: the table's
+ * AccessExclusiveLock, then the draw lock ExclusiveLock to the end of the
+ * (sub)transaction, which may not draw from the key (a ROLLBACK would bring
+ * the old formula back); other backends draw before it or under the
+ * committed formula.
  *
- * Security model (sql/hilo_roles.sql and test/specs/hilo_roles.spec attack it).
- *  - Drawing (hilo_next, hilo_reserve) needs INSERT on the key's table, as
- *    an identity column does, and nothing on its own sequence; a bound key
- *    also needs what nextval() needs on the application's sequence.  A call
- *    draws only under the formula the table's own default states.
- *  - Changing a key is its table owner's DDL (the event trigger,
- *    hilo_set_max_lo() and friends); the SQL they run runs as the table's
- *    owner, search_path pinned, in a security-restricted operation.  No
- *    code of another role runs.
- *  - Read: the key's table's defaults and its sequence; an ORM key's hi
- *    table's triggers; when a key is made or moved above them, the table's
- *    rows (as owner).
- *
- * Locks, and for how long.
- *  - A draw: RowExclusiveLock on the sequence, as nextval() (to the end of
- *    the transaction), then the key's draw lock (an object lock, class
- *    pg_class, the sequence's OID, sub-id 1, which no SQL command takes),
- *    ShareLock for one block, ExclusiveLock for a run of blocks, released
- *    as soon as the values are drawn.
- *  - A change (hilo_set_max_lo, hilo_bind, hilo_set_adaptive): the table's
- *    AccessExclusiveLock, then the draw lock ExclusiveLock to the end of
- *    the (sub)transaction: other backends draw before it or under the
- *    committed formula.  The changing transaction may not draw from the key
- *    (hilo_lock_for_draw): a ROLLBACK would bring the old formula back.
- *
- * No function here keeps a C++ object with a destructor alive across a
- * call that may ereport(ERROR); the core's calls that may throw go through
- * idgen_guard().
+ * No C++ object with a destructor lives across a call that may
+ * ereport(ERROR); the core's calls that may throw go through idgen_guard().
  */
 #pragma once
 
@@ -60,11 +48,10 @@ extern "C" {
 #include "storage/lockdefs.h"
 }
 
-/* From _PG_init: the invalidation callbacks, the utility hook (hilo/citus.cpp). */
+/* From _PG_init: the invalidation callbacks, the utility hook (hilo/citus.cpp); and a
+ * relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
 extern void idgen_hilo_init(void);
 extern void idgen_hilo_citus_init(void);
-
-/* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
 extern void idgen_hilo_relcache(Oid relid);
 
 /* ---- hilo/key.cpp: what a key is ---- */
@@ -92,10 +79,9 @@ hilo_key_size(const HiloKey *k)
 	return idgen::hilo_block_size(k->strategy, k->max_lo, k->increment);
 }
 
-/* Sets key->seq_base and id_base: 0 but on a Citus worker (hilo/citus.cpp). */
+/* hilo/citus.cpp: key->seq_base and id_base (0 but on a Citus worker); ERROR if Citus
+ * distributes relid already (its key is made before). */
 extern void hilo_citus_window(HiloKey *key);
-
-/* ERROR if Citus distributes relid already: its key is made before. */
 extern void hilo_citus_refuse_key(Oid relid);
 
 /* The ids value v of key gives (core hilo_block, in key's window). */
@@ -122,11 +108,12 @@ extern HiloForm hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *t
 static const int kHiloTextColumn = 0x10000;
 extern List *hilo_self_columns(Oid relid, HiloForm form, HiloKey *first = nullptr);
 
-/* relid's key: its first full-form default naming relid.  False if none. */
+/* relid's key: its first full-form default naming relid (false if none; hilo_require_key:
+ * ERROR 55000 naming the command that makes one); what is kept of it is dropped with
+ * relid's relcache entry (hilo_forget_parsed, InvalidOid: all). */
 extern bool hilo_table_key(Oid relid, HiloKey *key);
-
-/* As hilo_table_key, ERROR (55000, with the command that makes one) if none. */
 extern void hilo_require_key(Oid relid, HiloKey *key);
+extern void hilo_forget_parsed(Oid relid);
 
 /* The full-form default text of key (schema-qualified, for ALTER TABLE). */
 extern char *hilo_key_expression(const HiloKey *key);
@@ -142,10 +129,8 @@ extern idgen::HiloStrategy hilo_strategy_arg(text *arg);
 
 /* The function's composite result, none of values NULL. */
 extern Datum hilo_result_row(FunctionCallInfo fcinfo, Datum *values);
-
 /* Not in recovery; relid a table, not temporary, the caller's (need_owner) or insertable. */
 extern void hilo_check_table(Oid relid, bool need_owner);
-
 /* A key's sequence: not CYCLE, not temporary, unlogged only for an unlogged table. */
 extern void hilo_require_drawable_seq(Oid seqid, Oid relid);
 
@@ -163,46 +148,35 @@ extern void hilo_as_role_enter(HiloAsRole *st, Oid role);
 extern void hilo_as_role_leave(HiloAsRole *st);
 extern void hilo_spi(const char *sql, int expect);
 
-/* The value nextval() would return next (as the sequence's owner); *called: drawn from yet. */
+/* As the sequence's owner: the value nextval() would return next (*called: drawn from
+ * yet); make nextval() return next_v next, forward only. */
 extern int64 hilo_seq_next_value(Oid seqid, bool *called = nullptr);
-
-/* Makes nextval() return next_v next: forward only (as the sequence's owner). */
 extern void hilo_seq_move_to(Oid seqid, int64 next_v);
 
-/* The key's draw lock ("Locks" above). */
-extern void hilo_draw_lock(Oid seqid, LOCKMODE mode);
+extern void hilo_draw_lock(Oid seqid, LOCKMODE mode);	/* "Locks" above */
 extern void hilo_draw_unlock(Oid seqid, LOCKMODE mode);
 
 /* ---- hilo/next.cpp: drawing blocks ---- */
-
 /* The locks of a draw; ERROR (55000) in the transaction that made or changed the key. */
 extern void hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode);
-
 /* Draws need whole, adjacent blocks of key into run, durable, under the draw lock in draw_mode. */
 extern void hilo_take_run(const HiloKey *key, int64 need, LOCKMODE draw_mode,
 						  idgen::HiloBlock *run);
-
 /* Makes a drawn value of seqid durable before any id of it is handed out. */
 extern void hilo_draw_durable(Oid seqid);
-
 /* An own key's ids: this node's range (on Citus or with id_gen.hilo_node_ranges), else all. */
 extern idgen::HiloNodeRange hilo_key_range(const HiloKey *key);
-
 /* The first value of key's sequence whose block lies above taken_to and in its range. */
 extern int64 hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v);
 
 /* ---- hilo/ddl.cpp ---- */
-
 /* Rewrites key's defaults (short_only: its short forms) into its full form, as the owner. */
 extern void hilo_write_defaults(const HiloKey *key, bool short_only);
-
 /* The largest id in key's column and range (as the table's owner); 0: none. */
 extern int64 hilo_column_max(const HiloKey *key);
 
 /* ---- hilo/orm.cpp ---- */
-
 /* ERROR unless key's hi table has the extension's trigger, enabled always, for key. */
 extern void hilo_orm_check(const HiloKey *key);
-
 /* Parks the key's next value in its hi row again (after hilo_set_floor moved the key). */
 extern void hilo_orm_repark(const HiloKey *key);

@@ -27,6 +27,7 @@ extern "C" {
 #include "utils/acl.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
 }
@@ -306,14 +307,48 @@ hilo_self_columns(Oid relid, HiloForm form, HiloKey *first)
 	return cols;
 }
 
+/* Every draw reads its key, and parsing defaults costs microseconds: kept until invalidated. */
+static struct { Oid relid; bool found; HiloKey key; } hilo_parsed[8];	/* hi_table: TopMemoryContext */
+static int	hilo_parsed_next;
+
+void
+hilo_forget_parsed(Oid relid)
+{
+	for (auto &p : hilo_parsed)
+		if (!OidIsValid(relid) || p.relid == relid)
+			p.relid = InvalidOid;
+}
+
 bool
 hilo_table_key(Oid relid, HiloKey *key)
 {
 	Oid			owner_rel;
 	int32		owner_col;
+	int			i = 0;
 
-	if (hilo_self_columns(relid, HiloForm::full_form, key) == NIL)
+	/* A change of the default holds the table: it commits, and we read its invalidation. */
+	LockRelationOid(relid, AccessShareLock);
+	while (i < (int) lengthof(hilo_parsed) && hilo_parsed[i].relid != relid)
+		i++;
+	if (i == (int) lengthof(hilo_parsed))
+	{
+		HiloKey		k;
+		bool		found = hilo_self_columns(relid, HiloForm::full_form, &k) != NIL;
+
+		i = hilo_parsed_next++ % lengthof(hilo_parsed);
+		if (hilo_parsed[i].key.hi_table != nullptr)
+			pfree(hilo_parsed[i].key.hi_table);
+		hilo_parsed[i].key = found ? k : HiloKey{};
+		if (found && k.hi_table != nullptr)
+			hilo_parsed[i].key.hi_table = MemoryContextStrdup(TopMemoryContext, k.hi_table);
+		hilo_parsed[i].found = found;
+		hilo_parsed[i].relid = relid;
+	}
+	if (!hilo_parsed[i].found)
 		return false;
+	*key = hilo_parsed[i].key;
+	if (key->hi_table != nullptr)
+		key->hi_table = pstrdup(key->hi_table);
 	if (get_rel_relkind(key->seqid) != RELKIND_SEQUENCE)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),

@@ -1,11 +1,9 @@
 /*
  * hilo/next.cpp: hilo_next(), the per-row path, and the backend's cache of
- * blocks, one per key table, run as the caller.  A block is drawn under the
- * key read with the table locked (AccessShareLock, to the end of the
- * transaction); a change takes AccessExclusiveLock, so a draw runs before
- * it or under the committed key.  Invalidations mark entries stale: a
- * stale entry checks the privilege again.  A block stays valid across a
- * change: every change moves the sequence above it.
+ * blocks, one per key table, run as the caller (locks: hilo.hpp).
+ * Invalidations mark entries stale: a stale entry checks the privilege
+ * again.  A block stays valid across a change: every change moves the
+ * sequence above it.
  */
 #include "pg/pg.hpp"
 
@@ -511,6 +509,7 @@ idgen_hilo_relcache(Oid relid)
 {
 	if (!OidIsValid(relid) || relid == hilo_checking)
 		hilo_inval_count++;
+	hilo_forget_parsed(relid);
 	if (hilo_cache != nullptr)
 		hilo_cache->mark_stale(relid);
 }

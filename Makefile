@@ -173,11 +173,13 @@ test-isolation:
 # a path to a server (archive_command) or to pg_upgrade.  All three, absolute,
 # give the same directories on every version.
 TAP_DIR = $(CURDIR)/tmp_check/tap
+# PROVE_TESTS=test/t/011_hilo_dump.pl runs some of them.
+PROVE_TESTS ?= test/t/*.pl
 test-tap: test/stat/id_stream
 	rm -rf tmp_check/tap && mkdir -p tmp_check/tap
 	PATH="$(TMP_BINDIR):$$PATH" PG_REGRESS=$(PG_REGRESS) TESTDIR=$(TAP_DIR) \
 		TESTDATADIR=$(TAP_DIR)/tmp_check TESTLOGDIR=$(TAP_DIR)/tmp_check/log \
-		prove -I $(pgxsdir)/src/test/perl -I test/t --timer $(PROVE_FLAGS) test/t/*.pl
+		prove -I $(pgxsdir)/src/test/perl -I test/t --timer $(PROVE_FLAGS) $(PROVE_TESTS)
 
 # The library make install would install carries no test hook.
 check-production-build:

@@ -128,8 +128,11 @@ INSERT INTO referencing VALUES (NULL, 'none');
 ANALYZE parent, referencing;
 BEGIN;
 DELETE FROM referencing WHERE ref = timeuuid_min('2024-01-01 00:00:09');
+SELECT seq_scan, seq_tup_read, coalesce(idx_scan, 0) AS idx_scan FROM pg_stat_xact_user_tables
+ WHERE relid = 'referencing'::regclass \gset before_
 DELETE FROM parent WHERE id = timeuuid_min('2024-01-01 00:00:09');
-SELECT seq_scan, seq_tup_read, idx_scan > 0 AS used_the_index
+SELECT seq_scan - :before_seq_scan AS seq_scans, seq_tup_read - :before_seq_tup_read AS rows_read_sequentially,
+       coalesce(idx_scan, 0) - :before_idx_scan AS index_scans
   FROM pg_stat_xact_user_tables WHERE relid = 'referencing'::regclass;
 ROLLBACK;
 -- The same index serves joins with the parent, and equality with timeuuids.

@@ -665,8 +665,10 @@ COMMENT ON FUNCTION uuidv4() IS
 -- The cast timeuuid -> uuid is implicit: every timeuuid is a uuid, so
 -- functions taking uuid take timeuuid, and JOIN ... USING, NATURAL JOIN,
 -- UNION and CASE between the two types give uuid.  The btree family also
--- holds (uuid, uuid) members, ~<~ ~<=~ ~=~ ~>=~ ~>~, which order two uuids
--- by that same order: btree and hash use them for the uuid side (to sort a
+-- holds (uuid, uuid) members, ~<~ ~<=~ = ~>=~ ~>~ (uuid's own = : byte
+-- equality is every order's), which order two uuids by that same order,
+-- and the hash family ~=~ (byte equality too, with the family's hash
+-- function): btree and hash use them for the uuid side (to sort a
 -- uuid[] of = ANY for an index scan, to sort the uuid side of a merge join,
 -- to hash or unique-ify a subquery's uuids), and the operator class
 -- uuid_time_ops indexes a uuid column with them, so that a uuid column
@@ -808,7 +810,7 @@ COMMENT ON OPERATOR > (uuid, timeuuid) IS 'later than';
 COMMENT ON OPERATOR >= (uuid, timeuuid) IS 'later than or equal';
 CREATE OPERATOR ~=~ (
     LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_eq,
-    COMMUTATOR = ~=~, NEGATOR = ~<>~, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = ~=~, NEGATOR = ~<>~, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES
 );
 CREATE OPERATOR ~<>~ (
     LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_ne,
@@ -855,13 +857,14 @@ ALTER OPERATOR FAMILY timeuuid_ops USING btree ADD
 -- family, as an operator class of uuid columns.  An index with it serves a
 -- uuid column's comparisons with timeuuids (= (uuid, timeuuid) is in the
 -- family): a foreign key referencing a timeuuid key searches it on the
--- parent's DELETE and UPDATE.  Equality is byte equality: deduplication is
--- safe (equalimage).
+-- parent's DELETE and UPDATE.  Its equality is uuid's own = (byte equality,
+-- which every order of uuids shares), so the same index serves a uuid
+-- column's = with uuid values too; deduplication is safe (equalimage).
 CREATE OPERATOR CLASS uuid_time_ops
     FOR TYPE uuid USING btree FAMILY timeuuid_ops AS
         OPERATOR 1 ~<~,
         OPERATOR 2 ~<=~,
-        OPERATOR 3 ~=~,
+        OPERATOR 3 = (uuid, uuid),
         OPERATOR 4 ~>=~,
         OPERATOR 5 ~>~,
         FUNCTION 1 uuid_time_cmp(uuid, uuid),

@@ -20,8 +20,9 @@ SELECT c.opcname, a.amname, amvalidate(c.oid) AS valid
 
 -- The (uuid, uuid) members compare two uuids as timeuuids: in time order,
 -- as the cross-type operators do, any uuid (one that no timeuuid can be has
--- a rank of its own).  They have names of their own (uuid's own =, < ...
--- keep uuid's byte order, in core's family uuid_ops).
+-- a rank of its own).  The ordering ones have names of their own (uuid's
+-- own < ... keep uuid's byte order, in core's family uuid_ops); equality is
+-- byte equality in every order: uuid's own = in btree, ~=~ in hash.
 SELECT o.oprname, format_type(o.oprleft, NULL) AS l, format_type(o.oprright, NULL) AS r,
        o.oprcanhash, o.oprcanmerge, f.opfname, a.amname, ao.amopstrategy
   FROM pg_amop ao JOIN pg_operator o ON o.oid = ao.amopopr

@@ -135,11 +135,15 @@ SELECT seq_scan - :before_seq_scan AS seq_scans, seq_tup_read - :before_seq_tup_
        coalesce(idx_scan, 0) - :before_idx_scan AS index_scans
   FROM pg_stat_xact_user_tables WHERE relid = 'referencing'::regclass;
 ROLLBACK;
--- The same index serves joins with the parent, and equality with timeuuids.
+-- The same index serves equality with timeuuids, and with uuids (a uuid
+-- parameter, the column's own queries): its equality is uuid's =.
 SET enable_seqscan = off; SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM referencing WHERE ref = timeuuid_min('2024-01-01 00:00:09');
+PREPARE referencing_by_uuid(uuid) AS SELECT count(*) FROM referencing WHERE ref = $1;
+EXPLAIN (COSTS OFF) EXECUTE referencing_by_uuid('018cc252-1728-7000-8000-000000000000');
 RESET enable_seqscan; RESET enable_bitmapscan;
 SELECT count(*) FROM referencing WHERE ref = timeuuid_min('2024-01-01 00:00:09');
+EXECUTE referencing_by_uuid(timeuuid_min('2024-01-01 00:00:09'));
 
 RESET search_path;
 DROP SCHEMA mixed CASCADE;

@@ -664,19 +664,19 @@ COMMENT ON FUNCTION uuidv4() IS
 -- Validation stays where a value becomes a timeuuid (input, receive, cast).
 -- The cast timeuuid -> uuid is implicit: every timeuuid is a uuid, so
 -- functions taking uuid take timeuuid, and JOIN ... USING, NATURAL JOIN,
--- UNION and CASE between the two types give uuid.  The btree family also
--- holds (uuid, uuid) members, ~<~ ~<=~ = ~>=~ ~>~ (uuid's own = : byte
--- equality is every order's), which order two uuids by that same order,
--- and the hash family ~=~ (byte equality too, with the family's hash
--- function): btree and hash use them for the uuid side (to sort a
--- uuid[] of = ANY for an index scan, to sort the uuid side of a merge join,
--- to hash or unique-ify a subquery's uuids), and the operator class
--- uuid_time_ops indexes a uuid column with them, so that a uuid column
--- referencing a timeuuid key is searched through its index.  They are not
--- uuid's own operators, which order by bytes: a btree family holds one
--- order, and uuid's byte order is core's uuid_ops.  (Members added to core's
--- uuid_ops would not survive pg_upgrade: pg_dump --binary-upgrade dumps
--- nothing of a pg_catalog family.)
+-- UNION and CASE between the two types give uuid.  The families also hold
+-- (uuid, uuid) members: in btree ~<~ ~<=~ ~>=~ ~>~, which order two uuids by
+-- that same order, with uuid's own = (byte equality is every order's); in
+-- hash ~=~ (byte equality too, with the family's hash function).  btree and
+-- hash use them for the uuid side (to sort a uuid[] of = ANY for an index
+-- scan, to sort the uuid side of a merge join, to hash or unique-ify a
+-- subquery's uuids), and the operator class uuid_time_ops indexes a uuid
+-- column with them, so that a uuid column referencing a timeuuid key is
+-- searched through its index.  The ordering ones cannot be uuid's own
+-- < ..., which order by bytes: a btree family holds one order, and uuid's
+-- byte order is core's uuid_ops.  (Members added to core's uuid_ops would
+-- not survive pg_upgrade: pg_dump --binary-upgrade dumps nothing of a
+-- pg_catalog family.)
 -- ---------------------------------------------------------------------------
 CREATE FUNCTION timeuuid_uuid_eq(timeuuid, uuid) RETURNS boolean
     AS 'MODULE_PATHNAME', 'timeuuid_uuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;

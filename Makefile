@@ -23,7 +23,7 @@ EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text test/stat/id_str
 
 # Regression tests run on a stock server (no shared_preload_libraries): that
 # is the configuration CREATE EXTENSION must work in.
-REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor hilo_reserve hilo_adaptive hilo_orm hilo_roles snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_families timeuuid_comb id_encode jsid snowflake_spread node_identity hilo_nodes upgrade
+REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor hilo_reserve hilo_adaptive hilo_orm hilo_roles snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_families timeuuid_mixed timeuuid_comb id_encode jsid snowflake_spread node_identity hilo_nodes upgrade
 # Tests that need the test build (make temp-install): make test runs them
 # after REGRESS; make installcheck and the package, on a production build,
 # do not.

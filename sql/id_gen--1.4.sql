@@ -652,53 +652,64 @@ COMMENT ON FUNCTION uuidv4() IS
 
 -- ---------------------------------------------------------------------------
 -- timeuuid beside uuid.  Drivers send UUID parameters as uuid (pgjdbc's
--- setObject(UUID), psycopg2's uuid.UUID, node-postgres' $1::uuid): the
--- comparison operators below take them in both orders, in time order, and
--- belong to timeuuid's btree and hash families, so indexes on timeuuid
--- columns serve them.  The uuid side is checked as the cast checks it
--- (ERROR 22023 for versions timeuuid does not hold), by every member.  The
--- cast timeuuid -> uuid is implicit: every timeuuid is a uuid, so functions
--- taking uuid take timeuuid, and JOIN ... USING, NATURAL JOIN, UNION and
--- CASE between the two types give uuid.  The families also hold (uuid, uuid)
--- members, ~<~ ~<=~ ~=~ ~>=~ ~>~, which compare two uuids as timeuuids (time
--- order, both checked): btree and hash use them for the uuid side (to sort a
--- uuid[] of = ANY for an index scan, to sort the uuid side of a merge join,
--- to hash or unique-ify a subquery's uuids).  They cannot be uuid's own
--- operators, which order by bytes, and must not be: uuid's = in these
--- families would let plain uuid joins pick timeuuid's checked hash function.
+-- setObject(UUID), psycopg2's uuid.UUID, node-postgres' $1::uuid), and uuid
+-- columns reference timeuuid keys: the comparison operators below take the
+-- two types in both orders, in time order, and belong to timeuuid's btree,
+-- hash and BRIN families, so indexes on timeuuid columns serve them.  They
+-- are total: a uuid that no timeuuid can be (a version 4, say) has a rank
+-- of its own, after every time-based value and before the max UUID, in byte
+-- order (the timeuuid order's class 2); so the planner's statistics, foreign
+-- key checks and every plan can compare whatever a uuid column holds, and
+-- the functions, which can neither fail nor show a value, are LEAKPROOF.
+-- Validation stays where a value becomes a timeuuid (input, receive, cast).
+-- The cast timeuuid -> uuid is implicit: every timeuuid is a uuid, so
+-- functions taking uuid take timeuuid, and JOIN ... USING, NATURAL JOIN,
+-- UNION and CASE between the two types give uuid.  The families also hold
+-- (uuid, uuid) members: in btree ~<~ ~<=~ ~>=~ ~>~, which order two uuids by
+-- that same order, with uuid's own = (byte equality is every order's); in
+-- hash ~=~ (byte equality too, with the family's hash function).  btree and
+-- hash use them for the uuid side (to sort a uuid[] of = ANY for an index
+-- scan, to sort the uuid side of a merge join, to hash or unique-ify a
+-- subquery's uuids), and the operator class uuid_time_ops indexes a uuid
+-- column with them, so that a uuid column referencing a timeuuid key is
+-- searched through its index.  The ordering ones cannot be uuid's own
+-- < ..., which order by bytes: a btree family holds one order, and uuid's
+-- byte order is core's uuid_ops.  (Members added to core's uuid_ops would
+-- not survive pg_upgrade: pg_dump --binary-upgrade dumps nothing of a
+-- pg_catalog family.)
 -- ---------------------------------------------------------------------------
 CREATE FUNCTION timeuuid_uuid_eq(timeuuid, uuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'timeuuid_uuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION timeuuid_uuid_ne(timeuuid, uuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'timeuuid_uuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION timeuuid_uuid_lt(timeuuid, uuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'timeuuid_uuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION timeuuid_uuid_le(timeuuid, uuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'timeuuid_uuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION timeuuid_uuid_gt(timeuuid, uuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'timeuuid_uuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION timeuuid_uuid_ge(timeuuid, uuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'timeuuid_uuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION timeuuid_uuid_cmp(timeuuid, uuid) RETURNS integer
-    AS 'MODULE_PATHNAME', 'timeuuid_uuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uuid_timeuuid_eq(uuid, timeuuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'uuid_timeuuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uuid_timeuuid_ne(uuid, timeuuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'uuid_timeuuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uuid_timeuuid_lt(uuid, timeuuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'uuid_timeuuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uuid_timeuuid_le(uuid, timeuuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'uuid_timeuuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uuid_timeuuid_gt(uuid, timeuuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'uuid_timeuuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uuid_timeuuid_ge(uuid, timeuuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'uuid_timeuuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uuid_timeuuid_cmp(uuid, timeuuid) RETURNS integer
-    AS 'MODULE_PATHNAME', 'uuid_timeuuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'uuid_timeuuid_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION timeuuid_uuid_hash(uuid) RETURNS integer
-    AS 'MODULE_PATHNAME', 'timeuuid_uuid_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION timeuuid_uuid_hash_extended(uuid, bigint) RETURNS bigint
-    AS 'MODULE_PATHNAME', 'timeuuid_uuid_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'timeuuid_uuid_hash_extended' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION timeuuid_uuid_eq(timeuuid, uuid) IS 'implementation of = between timeuuid and uuid';
 COMMENT ON FUNCTION timeuuid_uuid_ne(timeuuid, uuid) IS 'implementation of <> between timeuuid and uuid';
 COMMENT ON FUNCTION timeuuid_uuid_lt(timeuuid, uuid) IS 'implementation of < between timeuuid and uuid (time order)';
@@ -716,19 +727,19 @@ COMMENT ON FUNCTION uuid_timeuuid_cmp(uuid, timeuuid) IS 'btree comparison of a 
 COMMENT ON FUNCTION timeuuid_uuid_hash(uuid) IS 'hash of a uuid compared with timeuuids (as timeuuid_hash hashes it)';
 COMMENT ON FUNCTION timeuuid_uuid_hash_extended(uuid, bigint) IS '64-bit seeded hash of a uuid compared with timeuuids';
 CREATE FUNCTION uuid_time_eq(uuid, uuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'uuid_time_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'uuid_time_eq' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uuid_time_ne(uuid, uuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'uuid_time_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'uuid_time_ne' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uuid_time_lt(uuid, uuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'uuid_time_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'uuid_time_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uuid_time_le(uuid, uuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'uuid_time_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'uuid_time_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uuid_time_gt(uuid, uuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'uuid_time_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'uuid_time_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uuid_time_ge(uuid, uuid) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'uuid_time_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'uuid_time_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uuid_time_cmp(uuid, uuid) RETURNS integer
-    AS 'MODULE_PATHNAME', 'uuid_time_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'uuid_time_cmp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION uuid_time_eq(uuid, uuid) IS 'implementation of ~=~: two uuids equal as timeuuids';
 COMMENT ON FUNCTION uuid_time_ne(uuid, uuid) IS 'implementation of ~<>~: two uuids not equal as timeuuids';
 COMMENT ON FUNCTION uuid_time_lt(uuid, uuid) IS 'implementation of ~<~: two uuids compared as timeuuids (time order)';
@@ -799,7 +810,7 @@ COMMENT ON OPERATOR > (uuid, timeuuid) IS 'later than';
 COMMENT ON OPERATOR >= (uuid, timeuuid) IS 'later than or equal';
 CREATE OPERATOR ~=~ (
     LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_eq,
-    COMMUTATOR = ~=~, NEGATOR = ~<>~, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = ~=~, NEGATOR = ~<>~, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES
 );
 CREATE OPERATOR ~<>~ (
     LEFTARG = uuid, RIGHTARG = uuid, FUNCTION = uuid_time_ne,
@@ -840,13 +851,27 @@ ALTER OPERATOR FAMILY timeuuid_ops USING btree ADD
     OPERATOR 3 = (uuid, timeuuid),
     OPERATOR 4 >= (uuid, timeuuid),
     OPERATOR 5 > (uuid, timeuuid),
-    FUNCTION 1 (uuid, timeuuid) uuid_timeuuid_cmp(uuid, timeuuid),
-    OPERATOR 1 ~<~ (uuid, uuid),
-    OPERATOR 2 ~<=~ (uuid, uuid),
-    OPERATOR 3 ~=~ (uuid, uuid),
-    OPERATOR 4 ~>=~ (uuid, uuid),
-    OPERATOR 5 ~>~ (uuid, uuid),
-    FUNCTION 1 (uuid, uuid) uuid_time_cmp(uuid, uuid);
+    FUNCTION 1 (uuid, timeuuid) uuid_timeuuid_cmp(uuid, timeuuid);
+
+-- uuids ordered as timeuuids: the (uuid, uuid) members of timeuuid's btree
+-- family, as an operator class of uuid columns.  An index with it serves a
+-- uuid column's comparisons with timeuuids (= (uuid, timeuuid) is in the
+-- family): a foreign key referencing a timeuuid key searches it on the
+-- parent's DELETE and UPDATE.  Its equality is uuid's own = (byte equality,
+-- which every order of uuids shares), so the same index serves a uuid
+-- column's = with uuid values too; deduplication is safe (equalimage).
+CREATE OPERATOR CLASS uuid_time_ops
+    FOR TYPE uuid USING btree FAMILY timeuuid_ops AS
+        OPERATOR 1 ~<~,
+        OPERATOR 2 ~<=~,
+        OPERATOR 3 = (uuid, uuid),
+        OPERATOR 4 ~>=~,
+        OPERATOR 5 ~>~,
+        FUNCTION 1 uuid_time_cmp(uuid, uuid),
+        FUNCTION 2 timeuuid_sortsupport(internal),
+        FUNCTION 4 btequalimage(oid);
+COMMENT ON OPERATOR CLASS uuid_time_ops USING btree IS
+    'uuids ordered as timeuuids (time order; other uuids after every time-based one): index a uuid column referencing a timeuuid key with it';
 
 ALTER OPERATOR FAMILY timeuuid_hash_ops USING hash ADD
     OPERATOR 1 = (timeuuid, uuid),
@@ -854,6 +879,26 @@ ALTER OPERATOR FAMILY timeuuid_hash_ops USING hash ADD
     OPERATOR 1 ~=~ (uuid, uuid),
     FUNCTION 1 (uuid, uuid) timeuuid_uuid_hash(uuid),
     FUNCTION 2 (uuid, uuid) timeuuid_uuid_hash_extended(uuid, bigint);
+
+-- BRIN indexes of timeuuid columns serve uuid parameters too.  Their
+-- consistent functions look up the operator of the scan key's type in the
+-- family and call it on the range's summary (minmax, minmax-multi) or hash
+-- the key with the class's own hash function, which hashes uuid's bytes
+-- alike (bloom).
+ALTER OPERATOR FAMILY timeuuid_minmax_ops USING brin ADD
+    OPERATOR 1 < (timeuuid, uuid),
+    OPERATOR 2 <= (timeuuid, uuid),
+    OPERATOR 3 = (timeuuid, uuid),
+    OPERATOR 4 >= (timeuuid, uuid),
+    OPERATOR 5 > (timeuuid, uuid);
+ALTER OPERATOR FAMILY timeuuid_minmax_multi_ops USING brin ADD
+    OPERATOR 1 < (timeuuid, uuid),
+    OPERATOR 2 <= (timeuuid, uuid),
+    OPERATOR 3 = (timeuuid, uuid),
+    OPERATOR 4 >= (timeuuid, uuid),
+    OPERATOR 5 > (timeuuid, uuid);
+ALTER OPERATOR FAMILY timeuuid_bloom_ops USING brin ADD
+    OPERATOR 1 = (timeuuid, uuid);
 
 -- issue 11: other id shapes
 -- ---------------------------------------------------------------------------

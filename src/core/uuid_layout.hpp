@@ -93,8 +93,9 @@ timeuuid_kind_valid(TimeuuidKind k) noexcept
  * The time order.  Every value maps to a key (cls, hi, lo), compared
  * lexicographically as unsigned integers:
  *
- *  - cls: 0 for nil, 1 for a v1/v6/v7 value, 2 for anything else (only a
- *    value that bypassed validation), 3 for max.
+ *  - cls: 0 for nil, 1 for a v1/v6/v7/v13 value, 2 for anything else (a
+ *    uuid that no timeuuid can be, met when a timeuuid is compared with a
+ *    uuid column), 3 for max.
  *  - hi, for v1/v6/v7: time in half 100-ns ticks since 1582-10-15.  A v1 or
  *    v6 value at tick t has hi = 2t.  A v7 value at Unix millisecond m whose
  *    rand_a is r has hi = 2*T(m) - 1 + floor(r * 19999 / 4095), where T(m) is
@@ -110,7 +111,7 @@ timeuuid_kind_valid(TimeuuidKind k) noexcept
  *  - for cls 2, hi and lo are the bytes themselves.
  *
  * The map is injective (each field is recoverable from the key), so the
- * order is total and agrees with byte equality.  Among v7 values alone it
+ * order is total over all 16-byte values and agrees with byte equality.  Among v7 values alone it
  * is the byte order; among v6 values alone too, and among v13 values alone.
  */
 struct TimeuuidKey

@@ -7,9 +7,9 @@
  * A timeuuid is stored exactly like uuid (16 bytes, pg_uuid_t).  Every way
  * a value enters (text input, binary receive, cast from uuid) checks that
  * it is a version 1, 6 or 7 RFC 9562 UUID, a version 13 COMB (v6's layout
- * under a version RFC 9562 leaves unassigned), or the nil or max UUID, so the
- * comparison functions only meet values the time order was designed for
- * (they still order anything deterministically).  The layouts and the
+ * under a version RFC 9562 leaves unassigned), or the nil or max UUID.  The
+ * order itself is total over any 16 bytes (timeuuid_uuid.cpp compares with
+ * uuids of any version through it) and never raises.  The layouts and the
  * order live in src/core/uuid_layout.cpp; nothing there allocates or
  * throws, so these wrappers call it directly, without idgen_guard().
  */
@@ -30,8 +30,6 @@ extern "C" {
 #include "core/uuid_layout.hpp"
 
 static_assert(sizeof(pg_uuid_t) == idgen::kUuidLen, "pg_uuid_t is 16 bytes");
-
-/* Microseconds from 1970-01-01 to PostgreSQL's epoch 2000-01-01. */
 
 /*
  * Reject a value that is not a timeuuid, naming what it is.  `what` is the

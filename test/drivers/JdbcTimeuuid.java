@@ -63,12 +63,21 @@ public class JdbcTimeuuid {
                 p.setObject(1, UUID.fromString("017f22e2-79b0-7cc3-98c4-dc0c0c07398f"));
                 check("setObject(UUID) into a timeuuid column", p.executeUpdate() == 1, "not inserted");
             }
-            try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM jdbc_events WHERE id = ?")) {
+            // A version 4 UUID compares (no timeuuid equals it); only a
+            // timeuuid column refuses it.
+            try (PreparedStatement p = c.prepareStatement("SELECT count(*) FROM jdbc_events WHERE id = ?")) {
                 p.setObject(1, UUID.randomUUID());
-                p.executeQuery();
-                check("a version 4 UUID is refused", false, "no error");
+                try (ResultSet r = p.executeQuery()) {
+                    r.next();
+                    check("a version 4 UUID parameter finds no row, without an error", r.getInt(1) == 0, String.valueOf(r.getInt(1)));
+                }
+            }
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO jdbc_events (id, n) VALUES (?, 12)")) {
+                p.setObject(1, UUID.randomUUID());
+                p.executeUpdate();
+                check("a version 4 UUID is refused by a timeuuid column", false, "no error");
             } catch (SQLException e) {
-                check("a version 4 UUID is refused", "22023".equals(e.getSQLState()), e.getSQLState());
+                check("a version 4 UUID is refused by a timeuuid column", "22023".equals(e.getSQLState()), e.getSQLState());
             }
 
             // Results: pgjdbc maps by type OID; timeuuid is not uuid's OID.

@@ -13,7 +13,9 @@
  *  - parse -> format -> parse gives the same bytes, and the format is the
  *    canonical 36-character lower-case form;
  *  - the time order is reflexive and antisymmetric against a second value,
- *    the abbreviation never contradicts it, and the v1<->v6 and GUID
+ *    total and transitive with a third of another version and variant (its
+ *    fast path agreeing with the keys), the abbreviation never contradicts
+ *    it, and the v1<->v6 and GUID
  *    byte-swap conversions round-trip, v13 (COMB) <-> v6 too.
  *
  *   make fuzz              (runs for FUZZ_TIME seconds)
@@ -116,6 +118,27 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(timeuuid_abbrev(a) <= timeuuid_abbrev(b));
 	else
 		CHECK(timeuuid_abbrev(a) >= timeuuid_abbrev(b));
+
+	/*
+	 * The order is total over any bytes (a timeuuid is compared with uuids
+	 * of every version): the inline fast path agrees with the keys, and
+	 * three values are ordered transitively.  The third is a under another
+	 * version and variant, taken from a's last bytes.
+	 */
+	uint8_t		d[kUuidLen];
+	const uint8_t *v[3] = {a, b, d};
+
+	memcpy(d, a, kUuidLen);
+	d[6] = static_cast<uint8_t>((d[6] & 0x0F) | ((a[15] & 0x0F) << 4));
+	d[8] = static_cast<uint8_t>((d[8] & 0x3F) | (a[14] & 0xC0));
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++)
+		{
+			CHECK(timeuuid_compare(v[i], v[j]) == timeuuid_compare_keys(v[i], v[j]));
+			for (int k = 0; k < 3; k++)
+				if (timeuuid_compare(v[i], v[j]) <= 0 && timeuuid_compare(v[j], v[k]) <= 0)
+					CHECK(timeuuid_compare(v[i], v[k]) <= 0);
+		}
 
 	/* Conversions round-trip. */
 	TimeuuidKind kind = timeuuid_classify(a);

@@ -2,7 +2,8 @@
 # SQLAlchemy 1.4 and pgjdbc 42.5 (node-postgres and the other stacks:
 # 052_stacks.pl).  Each program in
 # test/drivers/ binds UUID parameters the driver's way (they arrive as uuid),
-# checks the cross-type comparisons and that a version 4 UUID is refused,
+# checks the cross-type comparisons (a version 4 UUID compares and finds no
+# row; a timeuuid column refuses it),
 # and checks the one-line recipe of docs/timeuuid.md (Drivers) for reading
 # timeuuid values back, and that a uuid column with DEFAULT uuidv7_next() needs
 # no recipe.

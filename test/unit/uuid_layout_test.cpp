@@ -501,3 +501,103 @@ TEST(Order, FastPathAgreesWithKeys)
 		ASSERT_EQ(timeuuid_compare(a.b, b.b), by_key) << fmt(a) << " " << fmt(b);
 	}
 }
+
+/*
+ * The order is total over every 16 bytes, not only over the values the
+ * timeuuid type admits: the cross-type operators compare a timeuuid with
+ * whatever a uuid column holds.  A value no timeuuid can be (another
+ * version or variant) ranks after every time-based value and before max,
+ * in byte order among its kind; the order stays antisymmetric, transitive,
+ * consistent with byte equality and with the abbreviated key.
+ */
+TEST(Order, TotalOverEveryUuid)
+{
+	std::mt19937_64 rng(13);
+	std::vector<U> vals;
+	U			max = parse("ffffffff-ffff-ffff-ffff-ffffffffffff");
+
+	for (int i = 0; i < 30000; i++)
+	{
+		U			u;
+
+		for (auto &x : u.b)
+			x = static_cast<uint8_t>(rng());
+		switch (i % 6)
+		{
+			case 0:				/* v7 of a crowded second */
+				uuid_v7_build(u.b, 1600000000000ULL + rng() % 1000, static_cast<unsigned>(rng()), rng());
+				break;
+			case 1:				/* versions 1, 6, 13 of the RFC variant */
+				u.b[6] = static_cast<uint8_t>((u.b[6] & 0x0F) | (i % 4 == 1 ? 0x10 : i % 4 == 3 ? 0x60 : 0xD0));
+				u.b[8] = static_cast<uint8_t>((u.b[8] & 0x3F) | 0x80);
+				break;
+			case 2:				/* another version of the RFC variant */
+				u.b[6] = static_cast<uint8_t>((u.b[6] & 0x0F) | (((rng() % 2) ? 4 : 8) << 4));
+				u.b[8] = static_cast<uint8_t>((u.b[8] & 0x3F) | 0x80);
+				break;
+			case 3:				/* a time-based version under another variant */
+				u.b[6] = static_cast<uint8_t>((u.b[6] & 0x0F) | 0x70);
+				u.b[8] = static_cast<uint8_t>((u.b[8] & 0x3F) | ((rng() % 2) ? 0x00 : 0xC0));
+				break;
+			case 4:				/* nil, max, and their neighbours */
+				memset(u.b, (i / 6) % 2 ? 0xFF : 0x00, kUuidLen);
+				u.b[rng() % kUuidLen] ^= static_cast<uint8_t>((i / 12) % 3 == 0 ? 0 : 1u << (rng() % 8));
+				break;
+			default:			/* any bytes */
+				break;
+		}
+		vals.push_back(u);
+	}
+	for (int i = 0; i < 200; i++)
+		vals.push_back(vals[i * 13]);
+
+	auto valid = [](const U &u) { return timeuuid_kind_valid(timeuuid_classify(u.b)); };
+
+	std::sort(vals.begin(), vals.end(), [](const U &a, const U &b) {
+		return timeuuid_compare(a.b, b.b) < 0;
+	});
+	bool		seen_other = false;
+
+	for (size_t i = 1; i < vals.size(); i++)
+	{
+		const U    &a = vals[i - 1];
+		const U    &b = vals[i];
+		int			c = timeuuid_compare(a.b, b.b);
+
+		ASSERT_LE(c, 0) << fmt(a) << " " << fmt(b);
+		ASSERT_EQ(c == 0, memcmp(a.b, b.b, kUuidLen) == 0);
+		ASSERT_EQ(timeuuid_compare(b.b, a.b), -c);
+		ASSERT_LE(timeuuid_abbrev(a.b), timeuuid_abbrev(b.b));
+		/* Values no timeuuid can be: one run, in byte order, before max. */
+		if (!valid(b))
+		{
+			ASSERT_LT(timeuuid_compare(b.b, max.b), 0);
+			if (seen_other)
+			{
+				ASSERT_LE(memcmp(a.b, b.b, kUuidLen), 0);
+			}
+			seen_other = true;
+		}
+		else if (seen_other)
+		{
+			ASSERT_EQ(memcmp(b.b, max.b, kUuidLen), 0) << "a time-based value after a non-timeuuid: " << fmt(b);
+		}
+	}
+	/* Transitivity on random triples, whatever their kinds. */
+	for (int i = 0; i < 300000; i++)
+	{
+		const U    &a = vals[rng() % vals.size()];
+		const U    &b = vals[rng() % vals.size()];
+		const U    &d = vals[rng() % vals.size()];
+		int			ab = timeuuid_compare(a.b, b.b), bd = timeuuid_compare(b.b, d.b);
+
+		if (ab <= 0 && bd <= 0)
+		{
+			ASSERT_LE(timeuuid_compare(a.b, d.b), 0);
+		}
+		if (ab < 0 && bd <= 0)
+		{
+			ASSERT_LT(timeuuid_compare(a.b, d.b), 0);
+		}
+	}
+}

@@ -25,7 +25,7 @@ DRIVER_DEPS="python3-psycopg2 python3-sqlalchemy libpostgresql-jdbc-java default
 command -v npm >/dev/null 2>&1 || DRIVER_DEPS="$DRIVER_DEPS nodejs npm"
 # And those the Debian package's build and test need (scripts/package.sh);
 # dpkg-buildpackage checks them against debian/control's Build-Depends.
-PKG_DEPS="debhelper postgresql-server-dev-all"
+PKG_DEPS="debhelper postgresql-server-dev-all unzip"
 
 install_deps() { # [package ...] (default: $DEPS)
     local missing=() still=() p

@@ -24,6 +24,7 @@ SELECT source, target, path FROM pg_extension_update_paths('id_gen')
 CREATE DATABASE id_gen_development;
 \c id_gen_development
 CREATE EXTENSION id_gen;
+SELECT extversion AS release FROM pg_extension WHERE extname = 'id_gen' \gset
 CREATE FUNCTION pg_temp.update_error(v text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
   UPDATE pg_catalog.pg_extension SET extversion = v WHERE extname = 'id_gen';
@@ -34,7 +35,7 @@ EXCEPTION WHEN OTHERS THEN
 END $$;
 SELECT v AS development_version, pg_temp.update_error(v) AS alter_extension_update
   FROM unnest(ARRAY['1.0', '1.1', '1.2', '1.3', '1.4']) AS v
- WHERE v <> (SELECT default_version FROM pg_available_extensions WHERE name = 'id_gen')
+ WHERE v <> :'release'
  ORDER BY v;
 \c postgres
 DROP DATABASE id_gen_development;
@@ -83,9 +84,7 @@ INSERT INTO t DEFAULT VALUES;
 SET client_min_messages = warning;
 ALTER EXTENSION id_gen UPDATE;
 RESET client_min_messages;
-SELECT extversion = (SELECT default_version FROM pg_available_extensions WHERE name = 'id_gen')
-       AS at_the_release
-  FROM pg_extension WHERE extname = 'id_gen';
+SELECT extversion = :'release' AS at_the_release FROM pg_extension WHERE extname = 'id_gen';
 INSERT INTO t DEFAULT VALUES;
 SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids FROM t;
 -- The updated extension, kept for the comparison below (the values differ

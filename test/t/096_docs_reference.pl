@@ -54,31 +54,44 @@ my %catalog = (
 # function).  An argument may carry a name, a mode and a default
 # (`f(ts timestamptz DEFAULT now(), OUT x bigint)`); OUT arguments are no
 # part of a function's identity.
-# The type an argument names ('': none; to_regtype raises on bad syntax).
-sub regtype
+# The functions the page names, as the catalog spells them ('': no such
+# function), in one session.  An argument may carry a name, a mode and a
+# default (`f(ts timestamptz DEFAULT now(), OUT x bigint)`); OUT arguments
+# are no part of a function's identity.
+my %resolved;
 {
-	my ($ret, $out) = $node->psql('postgres', "SELECT to_regtype(\$q\$$_[0]\$q\$)");
-	return $ret == 0 ? $out : '';
-}
-
-sub resolve
-{
-	my ($sig) = @_;
-	my ($name, $args) = $sig =~ /^\s*([\w.]+)\((.*)\)\s*$/ or return '';
-	my @types;
-	for my $a (split /,/, $args)
+	my @sigs = @{ $doc{functions} // [] };
+	my @calls;
+	for my $sig (@sigs)
 	{
-		$a =~ s/\s+DEFAULT\s.*//i;
-		$a =~ s/^\s+|\s+$//g;
-		next if $a eq '' || $a =~ /^OUT\s/i;
-		$a =~ s/^(IN|VARIADIC)\s+//i;
-		my $t = regtype($a);
-		$t = regtype($1) if $t eq '' && $a =~ /^\S+\s+(.*)$/;
-		return '' if $t eq '';
-		push @types, $t;
+		my ($name, $args) = $sig =~ /^\s*([\w.]+)\((.*)\)\s*$/;
+		if (!defined $name) { $resolved{$sig} = ''; next; }
+		my @args;
+		for my $a (split /,/, $args)
+		{
+			$a =~ s/\s+DEFAULT\s.*//i;
+			$a =~ s/^\s+|\s+$//g;
+			next if $a eq '' || $a =~ /^OUT\s/i;
+			$a =~ s/^(IN|VARIADIC)\s+//i;
+			push @args, "pg_temp.arg(\$q\$$a\$q\$)";
+		}
+		push @calls, "SELECT \$q\$$sig\$q\$, pg_temp.proc(\$q\$$name(\$q\$ || "
+		  . (@args ? "concat_ws(',', " . join(', ', @args) . ')' : "''") . " || ')')";
 	}
-	return $node->safe_psql('postgres',
-		"SELECT coalesce(to_regprocedure(\$q\$$name(" . join(',', @types) . ")\$q\$)::text, '')");
+	my $out = $node->safe_psql('postgres', q{
+		CREATE FUNCTION pg_temp.regtype(a text) RETURNS text LANGUAGE plpgsql AS $f$
+		BEGIN RETURN to_regtype(a)::text; EXCEPTION WHEN OTHERS THEN RETURN NULL; END $f$;
+		CREATE FUNCTION pg_temp.proc(a text) RETURNS text LANGUAGE plpgsql AS $f$
+		BEGIN RETURN coalesce(to_regprocedure(a)::text, ''); EXCEPTION WHEN OTHERS THEN RETURN ''; END $f$;
+		-- A type, else a name and a type ('?': neither).
+		CREATE FUNCTION pg_temp.arg(a text) RETURNS text LANGUAGE sql AS $f$
+		SELECT coalesce(pg_temp.regtype(a), pg_temp.regtype(regexp_replace(a, '^\S+\s+', '')), '?') $f$;
+	} . join(";\n", @calls) . ';');
+	for my $l (split /\n/, $out)
+	{
+		my ($sig, $r) = split /\|/, $l, 2;
+		$resolved{$sig} = $r // '';
+	}
 }
 
 for my $kind (qw(functions settings views))
@@ -88,7 +101,7 @@ for my $kind (qw(functions settings views))
 	my %on_page;
 	for my $item (@listed)
 	{
-		my $name = $kind eq 'functions' ? resolve($item) : $item;
+		my $name = $kind eq 'functions' ? $resolved{$item} // '' : $item;
 		if ($kind eq 'functions' && $name eq '')
 		{
 			fail("$page: $item is no function of the server");
@@ -101,7 +114,7 @@ for my $kind (qw(functions settings views))
 	my @extra = grep { !$in_catalog{$_} } sort keys %on_page;
 	is(join("\n", @missing), '', "$page lists every one of the extension's $kind")
 	  or diag("not on the page:\n  " . join("\n  ", @missing));
-	is(join("\n", map { $on_page{$_} } @extra), '', "$page lists only the extension's own $kind (support functions left out)")
+	is(join("\n", map { $on_page{$_} } @extra), '', "$page lists only the extension's own $kind")
 	  or diag("on the page, not in the catalog:\n  " . join("\n  ", map { $on_page{$_} } @extra));
 }
 

@@ -5,8 +5,9 @@
 # builds whose shared-memory layouts differ must never share the
 # structures: a backend of the second build gets ERROR 55000 naming the
 # restart (never XX000, never a wrong id), the first build's sessions keep
-# working, and after the restart everything works.  Hi/Lo keeps no shared
-# memory and works in both.  A function only the new build has (what an
+# working, and after the restart (and ALTER EXTENSION ... UPDATE, as the
+# upgrade runbook of docs/operations.md says) everything works.  Hi/Lo
+# keeps no shared memory and works in both.  A function only the new build has (what an
 # update script run before the restart would create) fails with 42883 in
 # the sessions of the old build: the reason to restart before ALTER
 # EXTENSION ... UPDATE.
@@ -149,7 +150,10 @@ sub replace_case
 	}
 	$old->quit;
 
+	# The runbook: install, restart, ALTER EXTENSION ... UPDATE.
 	$node->restart;
+	my ($r, $o, $e) = $node->psql('t', 'ALTER EXTENSION id_gen UPDATE');
+	is($r, 0, "$name: after the restart ALTER EXTENSION id_gen UPDATE runs") or diag($e);
 	for my $g (@generators)
 	{
 		is($node->safe_psql('t', "SELECT $g IS NOT NULL"), 't', "$name: after the restart $g works");

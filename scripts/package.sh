@@ -4,11 +4,13 @@
 #   bash scripts/package.sh
 #
 # make dist writes the PGXN archive from the checkout's HEAD (checking
-# META.json).  Then, from a copy of the checkout, dpkg-buildpackage -us -uc -b
+# META.json), which is then unzipped, built, installed into a throwaway root
+# and passes make installcheck on a cluster of initdb's defaults, as a PGXN
+# user would run it.  Then, from a copy of the checkout, dpkg-buildpackage -us -uc -b
 # builds postgresql-15-id-gen (its build runs the regression and isolation
 # tests against the files it is about to package), and the same tests run
 # against the .deb's files with debian/tests/installcheck, in a pg_virtualenv
-# cluster.
+# cluster, and CREATE EXTENSION id_gen runs on them with no other step.
 #
 # Where the .deb goes: unpacked into a throwaway root that the test cluster
 # loads the extension from (extension_destdir, as pg_buildext does in a

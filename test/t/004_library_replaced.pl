@@ -74,7 +74,8 @@ sub install_lib
 	rename("$installed.new", $installed) or die "rename: $!";
 }
 
-my @generators = ('snowflake_next()', 'jsid_next()', 'timeuuid_next()', 'uuidv7_next()', 'decimal_id()');
+my @generators = ('snowflake_next()', 'jsid_next()', 'timeuuid_next()', 'uuidv7_next()', 'decimal_id()',
+	'(SELECT count(*) FROM id_gen.headroom)');
 
 my $node = PostgreSQL::Test::Cluster->new('replaced', install_path => "$inst" . ($bindir =~ s{/bin$}{}r));
 $node->init;

@@ -63,12 +63,15 @@ static bool layout_checked = false;
 /*
  * IDGEN_TEST_SHMEM_LAYOUT builds (TAP tests only) stand for another build:
  * 1 grows every structure by 8 bytes, 2 also sets up no header, as the
- * development builds did.
+ * development builds did, and 3 sets up no header with the sizes unchanged.
  */
-#ifdef IDGEN_TEST_SHMEM_LAYOUT
+#if defined(IDGEN_TEST_SHMEM_LAYOUT) && IDGEN_TEST_SHMEM_LAYOUT != 3
 #define IDGEN_TEST_PAD 8
 #else
 #define IDGEN_TEST_PAD 0
+#endif
+#if defined(IDGEN_TEST_SHMEM_LAYOUT) && IDGEN_TEST_SHMEM_LAYOUT >= 2
+#define IDGEN_TEST_NO_HEADER
 #endif
 
 static shmem_request_hook_type prev_shmem_request_hook = nullptr;
@@ -193,7 +196,7 @@ shmem_setup(void)
 	bool		found;
 	uint64		layout = shmem_layout();
 
-#if defined(IDGEN_TEST_SHMEM_LAYOUT) && IDGEN_TEST_SHMEM_LAYOUT == 2
+#ifdef IDGEN_TEST_NO_HEADER
 	for (int i = 0; i < nregistered; i++)
 	{
 		void	   *ptr = shmem_init_struct(nullptr, registered[i]->name, struct_size(registered[i]), &found);
@@ -267,7 +270,7 @@ idgen_shmem_attach(const IdgenShmemStruct *s)
 	}
 	ptr = shmem_init_struct(nullptr, s->name, struct_size(s), &found);
 	if (!found)
-		s->init(ptr);			/* only in an IDGEN_TEST_SHMEM_LAYOUT=2 build */
+		s->init(ptr);			/* only in an IDGEN_TEST_NO_HEADER build */
 	LWLockRelease(AddinShmemInitLock);
 	return ptr;
 }

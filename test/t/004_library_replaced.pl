@@ -14,7 +14,8 @@
 #
 # The other builds are made here, from a copy of the tree with
 # IDGEN_TEST_SHMEM_LAYOUT (src/pg/shmem.cpp): 1 grows every structure, 2
-# also sets up no layout header, as the development builds did.  The server
+# also sets up no layout header, as the development builds did, 3 sets up
+# no header with the structures' sizes unchanged.  The server
 # runs from a private copy of tmp_install, so that its library can be
 # replaced.
 use strict;
@@ -41,7 +42,7 @@ my ($bindir, $libdir, $sharedir) = map { sys_dir($_) } qw(bindir pkglibdir share
 
 # The other builds: the objects of this tree, shmem.cpp compiled again.
 my %lib = (normal => "$tmp_install$libdir/id_gen.so");
-for my $layout (1, 2)
+for my $layout (1, 2, 3)
 {
 	my $dir = "$base/build$layout";
 	make_path($dir);
@@ -171,6 +172,7 @@ sub replace_case
 replace_case('not preloaded, new layout', 0, 'normal', 'layout1', 1);
 replace_case('not preloaded, back to the old layout', 0, 'layout1', 'normal', 1);
 replace_case('not preloaded, after a development build', 0, 'layout2', 'normal', 1);
+replace_case('not preloaded, after a development build of the same sizes', 0, 'layout3', 'normal', 1);
 replace_case('preloaded, new layout', 1, 'normal', 'layout1', 0);
 
 done_testing();

@@ -33,10 +33,12 @@ BEGIN
 EXCEPTION WHEN OTHERS THEN
   RETURN SQLSTATE || ' ' || regexp_replace(SQLERRM, 'to version "[^"]*"', 'to the release');
 END $$;
-SELECT v AS development_version, pg_temp.update_error(v) AS alter_extension_update
+-- (1.4 is the release's own version until the install script is renamed.)
+SELECT count(*) >= 4 AS versions_tested,
+       bool_and(pg_temp.update_error(v) = '22023 extension "id_gen" has no update path from version "'
+                                          || v || '" to the release') AS none_updates
   FROM unnest(ARRAY['1.0', '1.1', '1.2', '1.3', '1.4']) AS v
- WHERE v <> :'release'
- ORDER BY v;
+ WHERE v <> :'release';
 \c postgres
 DROP DATABASE id_gen_development;
 

@@ -143,8 +143,11 @@ for my $page (@pages)
 		print $fh $b->{text};
 		close $fh;
 		my $got = '';
-		IPC::Run::run([ 'psql', '-X', '-d', $node->connstr($db), '-f', $file ],
-			'<', \undef, '>&', \$got);
+		eval {
+			IPC::Run::run([ 'psql', '-X', '-d', $node->connstr($db), '-f', $file ],
+				'<', \undef, '>&', \$got, IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
+		};
+		$got .= "\nERROR:  the block did not end: $@" if $@;
 		$got =~ s/\Q$file\E/block/g;
 		my @got = normalize($got);
 		if (my $o = $b->{output})
@@ -165,7 +168,8 @@ for my $page (@pages)
 	$node->safe_psql('postgres', "DROP DATABASE $db WITH (FORCE)");
 	for my $r (grep { !$before{$_} } split /,/, $node->safe_psql('postgres', $roles))
 	{
-		$node->safe_psql('postgres', "DROP ROLE $r");
+		my ($ret, $out, $err) = $node->psql('postgres', "DROP ROLE $r");
+		is($ret, 0, "$page: role $r it made is dropped after it") or diag($err);
 	}
 }
 

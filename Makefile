@@ -78,6 +78,12 @@ endif
 ifdef IDGEN_TEST_HOOKS
 PG_CXXFLAGS += -DIDGEN_TEST_HOOKS
 endif
+# A build that stands for another build of the library, with another
+# shared-memory layout (src/pg/shmem.cpp): test/t/004_library_replaced.pl
+# makes one in a copy of the tree, never here.
+ifdef IDGEN_TEST_SHMEM_LAYOUT
+PG_CXXFLAGS += -DIDGEN_TEST_SHMEM_LAYOUT=$(IDGEN_TEST_SHMEM_LAYOUT)
+endif
 BUILD_KIND = $(if $(IDGEN_TEST_HOOKS),test-hooks,production)
 SHLIB_LINK = -lstdc++ -luuid
 
@@ -178,6 +184,7 @@ PROVE_TESTS ?= test/t/*.pl
 test-tap: test/stat/id_stream
 	rm -rf tmp_check/tap && mkdir -p tmp_check/tap
 	PATH="$(TMP_BINDIR):$$PATH" PG_REGRESS=$(PG_REGRESS) TESTDIR=$(TAP_DIR) \
+		IDGEN_PG_CONFIG="$(shell command -v $(PG_CONFIG))" IDGEN_TMP_INSTALL=$(TMP_INSTALL) \
 		TESTDATADIR=$(TAP_DIR)/tmp_check TESTLOGDIR=$(TAP_DIR)/tmp_check/log \
 		prove -I $(pgxsdir)/src/test/perl -I test/t --timer $(PROVE_FLAGS) $(PROVE_TESTS)
 

@@ -25,10 +25,10 @@ DRIVER_DEPS="python3-psycopg2 python3-sqlalchemy libpostgresql-jdbc-java default
 command -v npm >/dev/null 2>&1 || DRIVER_DEPS="$DRIVER_DEPS nodejs npm"
 # And those the Debian package's build and test need (scripts/package.sh);
 # dpkg-buildpackage checks them against debian/control's Build-Depends.
-PKG_DEPS="debhelper postgresql-server-dev-all"
+PKG_DEPS="debhelper postgresql-server-dev-all unzip"
 
 install_deps() { # [package ...] (default: $DEPS)
-    local missing=()
+    local missing=() still=() p
     for p in ${@:-$DEPS}; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
     done
@@ -37,10 +37,21 @@ install_deps() { # [package ...] (default: $DEPS)
         echo "missing packages: ${missing[*]} (run this script as root to install them)" >&2
         exit 1
     fi
-    echo "installing: ${missing[*]}"
+    echo "installing ${#missing[@]} Debian packages with apt-get: ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    apt-get update -qq || echo "warning: apt-get update failed; trying the package lists this machine has" >&2
+    if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+        echo "error: apt-get could not install: ${missing[*]} (its message is above)." >&2
+        echo "Install them (or make them installable: network, package sources) and run this again." >&2
+        exit 1
+    fi
+    for p in "${missing[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || still+=("$p")
+    done
+    if [ ${#still[@]} -ne 0 ]; then
+        echo "error: not installed after apt-get: ${still[*]}" >&2
+        exit 1
+    fi
 }
 
 # Runs "$@" as the unprivileged user (or directly when already unprivileged).

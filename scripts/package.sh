@@ -4,11 +4,13 @@
 #   bash scripts/package.sh
 #
 # make dist writes the PGXN archive from the checkout's HEAD (checking
-# META.json).  Then, from a copy of the checkout, dpkg-buildpackage -us -uc -b
+# META.json), which is then unzipped, built, installed into a throwaway root
+# and passes make installcheck on a cluster of initdb's defaults, as a PGXN
+# user would run it.  Then, from a copy of the checkout, dpkg-buildpackage -us -uc -b
 # builds postgresql-15-id-gen (its build runs the regression and isolation
 # tests against the files it is about to package), and the same tests run
 # against the .deb's files with debian/tests/installcheck, in a pg_virtualenv
-# cluster.
+# cluster, and CREATE EXTENSION id_gen runs on them with no other step.
 #
 # Where the .deb goes: unpacked into a throwaway root that the test cluster
 # loads the extension from (extension_destdir, as pg_buildext does in a
@@ -72,6 +74,47 @@ else
     cp -a "$SRC/." "$B/"
 fi
 
+# What a user of the PGXN archive does: unzip, make, make install, make
+# installcheck against a server of initdb's defaults.  Here the install goes
+# to a throwaway root that a pg_virtualenv cluster loads the extension from
+# (as step 3 does for the .deb), not into the system.
+pgxn_installcheck() { # zip
+    local dir ok nok
+    mkdir "$OUT/pgxn" && (cd "$OUT/pgxn" && unzip -q "$1") || { fail "unzip $(basename "$1")"; return; }
+    dir=$(echo "$OUT"/pgxn/*/)
+    [ "$(id -u)" -ne 0 ] || chown -R "$RUN_USER" "$OUT/pgxn"
+    if ! (cd "$dir" && as_user make -s && as_user make -s install DESTDIR="$dir/debian/pgxn") \
+            >"$OUT/pgxn.log" 2>&1; then
+        tail -40 "$OUT/pgxn.log"; fail "make and make install of the PGXN archive"; return
+    fi
+    # Run as root, pg_virtualenv's server (postgres) writes into results/.
+    [ "$(id -u)" -ne 0 ] || install -d -o "$RUN_USER" "$dir/results"
+    (cd "$dir" && pg_virtualenv -p pgxn make installcheck DESTDIR="$dir/debian/pgxn") >>"$OUT/pgxn.log" 2>&1
+    local status=$?
+    ok=$(grep -cE '\.\.\. ok' "$OUT/pgxn.log"); nok=$(grep -cE '\.\.\. FAILED' "$OUT/pgxn.log")
+    passed=$((passed + ok)); failed=$((failed + nok))
+    if [ $status -ne 0 ] || [ "$ok" -eq 0 ]; then
+        tail -60 "$OUT/pgxn.log"; cat "$dir"/regression.diffs 2>/dev/null | head -100
+        fail "make installcheck of the PGXN archive (log: $OUT/pgxn.log)"
+    else
+        echo "package: PGXN archive built, installed and make installcheck: $ok passed, $nok failed"
+    fi
+}
+
+# CREATE EXTENSION with nothing but the package's files, in a cluster of
+# initdb's defaults (no preloading, no setting of ours).
+create_extension_check() { # pg_virtualenv options...
+    local out
+    if out=$(cd "$B" && pg_virtualenv "$@" psql -XAtq -c 'CREATE EXTENSION id_gen' \
+            -c 'SELECT snowflake_next() > 0, timeuuid_next() IS NOT NULL' 2>&1) &&
+            grep -qx 't|t' <<<"$out"; then
+        passed=$((passed + 1))
+        echo "package: CREATE EXTENSION id_gen works in a cluster of initdb's defaults"
+    else
+        echo "$out"; fail "CREATE EXTENSION id_gen on the package's files"
+    fi
+}
+
 # 0. The PGXN release archive (make dist), from the checkout's HEAD, with
 # META.json checked against the tree it holds.
 if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
@@ -80,6 +123,7 @@ if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         echo "package: PGXN archive $(basename "$zip") ($(stat -c %s "$zip") bytes);" \
              "$(grep '^META.json: valid' "$OUT/dist.log")"
         passed=$((passed + 1))
+        pgxn_installcheck "$zip"
     else
         cat "$OUT/dist.log"
         fail "make dist"
@@ -160,6 +204,7 @@ if [ $mode = system ]; then
         exit 1
     fi
     where="installed into the system (apt-get install)"
+    create_extension_check
     (cd "$B" && debian/tests/installcheck) >"$OUT/installcheck.log" 2>&1
     status=$?
 else
@@ -168,6 +213,7 @@ else
     rm -rf "$B/debian/$NAME"
     mv "$OUT/unpacked" "$B/debian/$NAME"
     where="unpacked into a throwaway root (extension_destdir)"
+    create_extension_check -p "$NAME"
     (cd "$B" && debian/tests/installcheck . . "postgresql-%v-id-gen") >"$OUT/installcheck.log" 2>&1
     status=$?
 fi

@@ -16,6 +16,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
 
+cat <<'EOF'
+id_gen test suite: about 10-15 minutes on 2 cores.
+Run as root, it first installs the Debian packages it lacks: the build tools,
+PostgreSQL 15 and its server headers, and the driver stacks the TAP tests
+drive (Java with Hibernate, Go with pgx, Node.js and npm packages, Python,
+Ruby, PgBouncer, the Prometheus exporter): several hundred MB on a fresh
+machine.  It stops if a package cannot be installed.
+EOF
 install_deps $DEPS $DRIVER_DEPS $PKG_DEPS
 
 # As root, work on a copy the unprivileged user owns; the checkout stays untouched.

@@ -7,17 +7,30 @@
  *    shmem_startup_hook creates them, as contrib/pg_stat_statements does.
  *    Backends then only look them up.
  *  - loaded by CREATE EXTENSION on a running server: the first backend that
- *    needs a structure creates it from the spare space the postmaster leaves
- *    in the main segment (about 1 MB with default settings; ours need a few
- *    kB).  The lock table grows into the same space; if it is gone, the
- *    ERROR says to preload the library.
+ *    needs a structure creates them all from the spare space the postmaster
+ *    leaves in the main segment (about 1 MB with default settings; ours
+ *    need a few kB).  The lock table grows into the same space; if it is
+ *    gone, the ERROR says to preload the library.
  *
- * Locking rules: AddinShmemInitLock is held only while a structure is
+ * A library file replaced on a running server (a new package, make install)
+ * is loaded by the backends that start afterwards, unless preloaded (they
+ * inherit the postmaster's copy), while older backends keep the copy they
+ * loaded: two builds then share the structures.  So the library that sets
+ * them up first writes its layout number (IDGEN_SHMEM_REVISION, the names
+ * and sizes of the structures and of the per-database entries) into a
+ * header whose name and size never change, and a library of another layout
+ * refuses (55000, restart) before it touches any structure; so does every
+ * library once the header shows structures that a library without a header
+ * (a development build) made.  Either way the backends of the build that
+ * came first keep working until the restart.
+ *
+ * Locking rules: AddinShmemInitLock is held only while the structures are
  * looked up and initialised.  After that, each structure documents its own
  * protocol (atomics on hot paths, a spinlock or LWLock for the rest).
  * A structure lives until the postmaster restarts; nothing here is persistent.
  */
 #include "pg/shmem.hpp"
+#include "pg/db_state.hpp"
 
 extern "C" {
 #include "storage/ipc.h"
@@ -32,8 +45,74 @@ bool		idgen_preloaded = false;
 static const IdgenShmemStruct *registered[IDGEN_MAX_SHMEM_STRUCTS];
 static int	nregistered = 0;
 
+/* Never renamed, never resized: every build finds every other's header. */
+#define IDGEN_SHMEM_HEADER "id_gen shared memory layout"
+#define IDGEN_SHMEM_MAGIC UINT64CONST(0x69645f67656e4c59)
+
+typedef struct IdgenShmemHeader
+{
+	uint64		magic;			/* IDGEN_SHMEM_MAGIC */
+	uint64		layout;			/* layout number of the library that set it up */
+	uint32		created;		/* registered structures created so far */
+	bool		foreign;		/* a library without a header made structures */
+} IdgenShmemHeader;
+
+/* This backend's library matched the header. */
+static bool layout_checked = false;
+
+/*
+ * IDGEN_TEST_SHMEM_LAYOUT builds (TAP tests only) stand for another build:
+ * 1 grows every structure by 8 bytes, 2 also sets up no header, as the
+ * development builds did, and 3 sets up no header with the sizes unchanged.
+ */
+#if defined(IDGEN_TEST_SHMEM_LAYOUT) && IDGEN_TEST_SHMEM_LAYOUT != 3
+#define IDGEN_TEST_PAD 8
+#else
+#define IDGEN_TEST_PAD 0
+#endif
+#if defined(IDGEN_TEST_SHMEM_LAYOUT) && IDGEN_TEST_SHMEM_LAYOUT >= 2
+#define IDGEN_TEST_NO_HEADER
+#endif
+
 static shmem_request_hook_type prev_shmem_request_hook = nullptr;
 static shmem_startup_hook_type prev_shmem_startup_hook = nullptr;
+
+static Size
+struct_size(const IdgenShmemStruct *s)
+{
+	return s->size + IDGEN_TEST_PAD;
+}
+
+/* FNV-1a over the layout's parts. */
+static uint64
+layout_mix(uint64 h, const void *data, size_t len)
+{
+	const unsigned char *p = static_cast<const unsigned char *>(data);
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * UINT64CONST(0x100000001b3);
+	return h;
+}
+
+static uint64
+shmem_layout(void)
+{
+	uint64		h = UINT64CONST(0xcbf29ce484222325);
+	uint64		v = IDGEN_SHMEM_REVISION;
+
+	h = layout_mix(h, &v, sizeof(v));
+	/* The per-database entries live in dynamic shared memory (db_state.cpp). */
+	v = sizeof(IdgenDbEntry);
+	h = layout_mix(h, &v, sizeof(v));
+	for (int i = 0; i < nregistered; i++)
+	{
+		h = layout_mix(h, registered[i]->name, strlen(registered[i]->name) + 1);
+		v = struct_size(registered[i]);
+		h = layout_mix(h, &v, sizeof(v));
+	}
+	/* Never 0, so that a zeroed header never matches. */
+	return h | 1;
+}
 
 void
 idgen_shmem_register(const IdgenShmemStruct *s)
@@ -46,14 +125,112 @@ idgen_shmem_register(const IdgenShmemStruct *s)
 static void
 idgen_shmem_request(void)
 {
-	Size		total = 0;
+	Size		total = MAXALIGN(sizeof(IdgenShmemHeader)) + PG_CACHE_LINE_SIZE;
 
 	if (prev_shmem_request_hook)
 		prev_shmem_request_hook();
 	/* ShmemInitStruct rounds each allocation up to a cache line. */
 	for (int i = 0; i < nregistered; i++)
-		total = add_size(total, add_size(registered[i]->size, PG_CACHE_LINE_SIZE));
+		total = add_size(total, add_size(struct_size(registered[i]), PG_CACHE_LINE_SIZE));
 	RequestAddinShmemSpace(total);
+}
+
+static void
+layout_refuse(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("id_gen: shared memory was set up by another build of the id_gen library"),
+			 errdetail("The library file was replaced while the server was running."),
+			 errhint("Restart the server. Sessions that loaded the library before it was replaced keep working until then.")));
+}
+
+/*
+ * ShmemInitStruct, with the ERRORs it may raise reported usefully: out of
+ * spare shared memory says how to get it reserved; an entry of another size
+ * (a library without a header made it) marks the header foreign.
+ */
+static void *
+shmem_init_struct(IdgenShmemHeader *h, const char *name, Size size, bool *found)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	void	   *ptr;
+
+	PG_TRY();
+	{
+		ptr = ShmemInitStruct(name, size, found);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		/*
+		 * AddinShmemInitLock is released by the abort (releasing it here
+		 * would undo an interrupt holdoff the error has already reset).
+		 */
+		if (h != nullptr && edata->sqlerrcode == ERRCODE_INTERNAL_ERROR)
+		{
+			FlushErrorState();
+			h->foreign = true;
+			layout_refuse();
+		}
+		FlushErrorState();
+		if (!idgen_preloaded)
+			edata->hint = pstrdup("Add id_gen to shared_preload_libraries and restart the server.");
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
+	return ptr;
+}
+
+/*
+ * With AddinShmemInitLock held: check this library's layout against the
+ * header, setting it up (with every structure) when no process has.
+ */
+static void
+shmem_setup(void)
+{
+	IdgenShmemHeader *h;
+	bool		found;
+	uint64		layout = shmem_layout();
+
+#ifdef IDGEN_TEST_NO_HEADER
+	for (int i = 0; i < nregistered; i++)
+	{
+		void	   *ptr = shmem_init_struct(nullptr, registered[i]->name, struct_size(registered[i]), &found);
+
+		if (!found)
+			registered[i]->init(ptr);
+	}
+	return;
+#endif
+	h = static_cast<IdgenShmemHeader *>(shmem_init_struct(nullptr, IDGEN_SHMEM_HEADER,
+														 sizeof(IdgenShmemHeader), &found));
+	if (!found)
+	{
+		h->magic = IDGEN_SHMEM_MAGIC;
+		h->layout = layout;
+		h->created = 0;
+		h->foreign = false;
+	}
+	if (h->magic != IDGEN_SHMEM_MAGIC || h->layout != layout || h->foreign)
+		layout_refuse();
+	/* Resumes where an earlier backend ran out of spare shared memory. */
+	while (h->created < (uint32) nregistered)
+	{
+		const IdgenShmemStruct *s = registered[h->created];
+		void	   *ptr = shmem_init_struct(h, s->name, struct_size(s), &found);
+
+		if (found)
+		{
+			h->foreign = true;
+			layout_refuse();
+		}
+		s->init(ptr);
+		h->created++;
+	}
 }
 
 static void
@@ -61,8 +238,10 @@ idgen_shmem_startup(void)
 {
 	if (prev_shmem_startup_hook)
 		prev_shmem_startup_hook();
-	for (int i = 0; i < nregistered; i++)
-		(void) idgen_shmem_attach(registered[i]);
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	shmem_setup();
+	LWLockRelease(AddinShmemInitLock);
+	layout_checked = true;
 }
 
 void
@@ -80,34 +259,30 @@ idgen_shmem_install_hooks(void)
 void *
 idgen_shmem_attach(const IdgenShmemStruct *s)
 {
-	MemoryContext oldcxt = CurrentMemoryContext;
 	void	   *ptr;
 	bool		found;
 
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-	PG_TRY();
+	if (!layout_checked)
 	{
-		ptr = ShmemInitStruct(s->name, s->size, &found);
+		shmem_setup();
+		layout_checked = true;
 	}
-	PG_CATCH();
-	{
-		/* Out of spare shared memory: say how to get it reserved. */
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		/*
-		 * AddinShmemInitLock is released by the abort (releasing it here
-		 * would undo an interrupt holdoff the error has already reset).
-		 */
-		if (!idgen_preloaded)
-			edata->hint = pstrdup("Add id_gen to shared_preload_libraries and restart the server.");
-		ReThrowError(edata);
-	}
-	PG_END_TRY();
+	ptr = shmem_init_struct(nullptr, s->name, struct_size(s), &found);
 	if (!found)
-		s->init(ptr);
+		s->init(ptr);			/* only in an IDGEN_TEST_NO_HEADER build */
 	LWLockRelease(AddinShmemInitLock);
 	return ptr;
 }
+
+#ifdef IDGEN_TEST_SHMEM_LAYOUT
+/* A function only the other build has, as a new release's SQL would name. */
+extern "C" {
+PG_FUNCTION_INFO_V1(idgen_test_other_build);
+Datum
+idgen_test_other_build(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(IDGEN_TEST_SHMEM_LAYOUT);
+}
+}
+#endif

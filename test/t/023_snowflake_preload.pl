@@ -1,8 +1,7 @@
 # With shared_preload_libraries = 'id_gen': the epoch is fixed at server
 # start, worker id changes by reload keep ids increasing, decimal_id() refuses
-# an unset launch id, the 1.0 -> 1.1 upgrade path works, several databases
-# share the server's generator while each keeps its own persisted floor, and
-# pg_dump carries the floor and generator sequences.
+# an unset launch id, several databases share the server's generator while
+# each keeps its own persisted floor, and pg_dump carries the floor.
 #
 # A snowflake_epoch in postgresql.conf replaces the default while the library
 # loads, so the server frees the default's parsed value: with free() on 15,
@@ -24,10 +23,7 @@ $node->append_conf('postgresql.conf',
 	"shared_preload_libraries = 'id_gen'\nid_gen.worker_id = 5\nid_gen.snowflake_epoch = '2020-01-01 00:00:00Z'\n");
 $node->start;
 
-# Upgrade path: install 1.0, update to 1.1.
-$node->safe_psql('postgres', "CREATE EXTENSION id_gen VERSION '1.0'");
-$node->safe_psql('postgres', "ALTER EXTENSION id_gen UPDATE TO '1.1'");
-is($node->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'id_gen'"), '1.1', 'updated to 1.1');
+$node->safe_psql('postgres', 'CREATE EXTENSION id_gen');
 
 is($node->safe_psql('postgres', "SELECT epoch FROM snowflake_state()"), '2020-01-01 00:00:00+00',
 	'the configured epoch is in force');
@@ -67,10 +63,6 @@ is($node->safe_psql('other', 'SELECT last_value > 0 FROM id_gen.clock_floor'), '
 # pg_dump keeps the floor and generator sequences (config dump).
 my $dump = $node->safe_psql('postgres', 'SELECT 1') && `pg_dump -d "@{[ $node->connstr('postgres') ]}" 2>&1`;
 like($dump, qr/setval\('id_gen.clock_floor', \d+, true\)/, 'pg_dump saves the clock floor');
-# The database is still at 1.1: with the 1.3 library, decimal_id() keeps
-# 1.2's way there (a generator id per start from id_gen.decimal_generator)
-# until ALTER EXTENSION UPDATE, and pg_dump saves that sequence.
-like($dump, qr/setval\('id_gen.decimal_generator', \d+, true\)/, 'pg_dump saves the decimal_id generator sequence');
 
 # The state function after all this.
 is($node->safe_psql('postgres',

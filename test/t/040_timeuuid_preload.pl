@@ -61,27 +61,6 @@ is( $node->safe_psql(
 	'200000',
 	'ids made by parallel workers are distinct');
 
-# An installation of 1.0 updates in place to the version with timeuuid.
-$node->safe_psql('postgres', 'CREATE DATABASE upgrade');
-$node->safe_psql('upgrade', "CREATE EXTENSION id_gen VERSION '1.0'");
-$node->safe_psql('upgrade', 'ALTER EXTENSION id_gen UPDATE');
-is( $node->safe_psql(
-		'upgrade',
-		"SELECT extversion, uuid_extract_version(timeuuid_next()) FROM pg_extension WHERE extname = 'id_gen'"),
-	'1.4|7',
-	'ALTER EXTENSION UPDATE from 1.0 installs timeuuid');
-is( $node->safe_psql(
-		'upgrade', q{
-	SELECT count(*) FROM pg_depend d
-	 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'id_gen')
-	   AND d.deptype = 'e'}),
-	$node->safe_psql(
-		'postgres', q{
-	SELECT count(*) FROM pg_depend d
-	 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'id_gen')
-	   AND d.deptype = 'e'}),
-	'the updated extension has as many members as a fresh one');
-
 # A restart: new ids still sort after the old ones (the wall clock has moved
 # on; see docs/timeuuid.md, "Clock floor (restart safety)", for the clock floor that covers a clock stepped back).
 my $before = $node->safe_psql('postgres', 'SELECT max(id) FROM made');

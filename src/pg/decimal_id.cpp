@@ -121,16 +121,6 @@ parse_generator_setting(const char *text, int32 *out)
 	return true;
 }
 
-/* The largest generator id id_gen 1.0 to 1.2 took in this database, or -1. */
-static int64
-earlier_generators_to(void)
-{
-	bool		is_called;
-	int64		last = idgen_sequence_last_value(idgen_internal_sequence("decimal_generator"), &is_called);
-
-	return is_called ? last : -1;
-}
-
 /* id_gen.<name> if it exists in this database, else InvalidOid. */
 static Oid
 internal_sequence_if_any(const char *name)
@@ -317,10 +307,6 @@ resolve_generator(bool check)
 		refuse_unclaimed(psprintf("database \"%s\" has generator id %d too", c.user[mine.id], mine.id),
 						 "Two databases with one generator id could issue the same ids; the database that claimed "
 						 "it keeps it, a copy claims another.");
-	if (mine.id <= earlier_generators_to())
-		refuse_unclaimed(psprintf("generator id %d was taken in this database by an earlier version of id_gen", mine.id),
-						 "id_gen 1.2 and earlier took generator ids from 0 upward here (sequence id_gen.decimal_generator); "
-						 "ids made with them may be in its tables.");
 	return mine;
 }
 
@@ -370,7 +356,7 @@ IDGEN_FUNCTION(decimal_id_claim)
 	LockRelationOid(DbRoleSettingRelationId, ShareRowExclusiveLock);
 	has_claim = read_claim(&claimed, &claimed_by, &has_claims);
 	read_catalog(&c);
-	history = earlier_generators_to();
+	history = -1;
 	if (wanted < 0 && !new_generator && has_claim && claimed_by == MyDatabaseId &&
 		c.has_setting && c.valid_setting && c.setting == claimed && !c.used[claimed] && claimed > history)
 		PG_RETURN_INT32(claimed);
@@ -464,36 +450,6 @@ exhausted(int32 generator)
 }
 
 /*
- * decimal_id() on a schema older than 1.3 (DEC_LEGACY), where `seen` could
- * not advance: take 1.2's next generator id, WAL-flushed, and count from 0.
- */
-static void
-legacy_slow(DecimalSlot *slot, uint64 seen)
-{
-	Oid			seqoid = idgen_internal_sequence("decimal_generator");
-
-	LockRelationOid(seqoid, ShareUpdateExclusiveLock);
-	if (pg_atomic_read_u64(&slot->word) == seen)
-	{
-		bool		is_called;
-		int64		last = idgen_sequence_last_value(seqoid, &is_called);
-		DecimalGenerator g = {is_called ? (int32) last + 1 : 0, DEC_LEGACY};
-
-		if (g.id > dec::kDerivedBase - 1)
-			ereport(ERROR,
-					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-					 errmsg("decimal_id(): the generator ids of id_gen 1.2 are used up in this database"),
-					 errhint("Run ALTER EXTENSION id_gen UPDATE in this database.")));
-		idgen_sequence_setval(seqoid, g.id);
-		XLogFlush(XactLastRecEnd);
-		slot->source = DEC_LEGACY;
-		(void) pg_atomic_exchange_u64(&slot->reserved, (uint64) dec::kMaxCounter);
-		(void) pg_atomic_exchange_u64(&slot->word, dec::pack(g.id, 0));
-	}
-	UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
-}
-
-/*
  * The slow path, under the sequence's lock, when the word `seen` could not
  * advance: load the slot (first use since the start), reserve more counter
  * values, or, at the counter's end, switch to a new generator id the DBA set
@@ -507,10 +463,7 @@ decimal_slow(DecimalSlot *slot, uint64 seen)
 	int32		generator = 0;
 
 	if (!OidIsValid(seqoid) || get_rel_relkind(seqoid) != RELKIND_SEQUENCE)
-	{
-		legacy_slow(slot, seen);
-		return;
-	}
+		seqoid = idgen_internal_sequence("decimal_counter");	/* ERROR */
 	LockRelationOid(seqoid, ShareUpdateExclusiveLock);
 	uint64		word = pg_atomic_read_u64(&slot->word);
 	int64		reserved = (int64) pg_atomic_read_u64(&slot->reserved);

@@ -21,7 +21,6 @@ int			idgen_worker_id = -1;
 bool		idgen_hilo_node_ranges = false;
 char	   *idgen_snowflake_epoch = nullptr;
 int64		idgen_snowflake_epoch_ms = 0;
-int			idgen_max_clock_backward_ms = 10;
 int			idgen_snowflake_start_spread = 255;
 int			idgen_launch_id = -1;
 int			idgen_decimal_generator_id = -1;
@@ -33,6 +32,7 @@ double		idgen_headroom_warning_percent = 90;
 double		idgen_headroom_critical_percent = 99;
 #ifdef IDGEN_TEST_HOOKS
 double		idgen_test_clock_offset_ms = 0;
+double		idgen_test_monotonic_offset_ms = 0;
 int			idgen_test_wait_before_draw_flush = 0;
 int			idgen_test_wait_before_run_jump = 0;
 #endif
@@ -168,14 +168,6 @@ idgen_define_gucs(void)
 							   0,
 							   check_snowflake_epoch, assign_snowflake_epoch, nullptr);
 
-	DefineCustomIntVariable("id_gen.max_clock_backward_ms",
-							"Largest backward clock step that generators wait out instead of failing.",
-							nullptr,
-							&idgen_max_clock_backward_ms,
-							10, 0, 60000,
-							PGC_SIGHUP, GUC_UNIT_MS,
-							nullptr, nullptr, nullptr);
-
 	/*
 	 * 255: id % n takes every residue in turn for the powers of two n up to
 	 * 256 (shard counts), at the cost of at most 255 of a millisecond's 4096
@@ -276,15 +268,24 @@ idgen_define_gucs(void)
 #ifdef IDGEN_TEST_HOOKS
 
 	/*
-	 * Test builds only: an offset added to the clock the generators read, so
-	 * that tests can move it backwards or forwards.  A real, not an int: tests
-	 * need offsets of decades (the end of the 41-bit time field), beyond
-	 * INT_MAX milliseconds.  Production builds read the system clock as it is.
+	 * Test builds only: offsets added to the wall clock the generators read
+	 * (a step of the system clock) and to the monotonic clock (time that
+	 * really passed: set both to move ahead in time), so that tests can
+	 * move them.  Reals, not ints: tests need offsets of decades (the end of
+	 * the 41-bit time field), beyond INT_MAX milliseconds.  Production builds
+	 * read the system clocks as they are.
 	 */
 	DefineCustomRealVariable("id_gen.test_clock_offset_ms",
-							"Test builds only: offset added to the clock the generators read.",
+							"Test builds only: offset added to the wall clock the generators read.",
 							nullptr,
 							&idgen_test_clock_offset_ms,
+							0, -1e13, 1e13,
+							PGC_SUSET, GUC_UNIT_MS | GUC_NOT_IN_SAMPLE,
+							nullptr, nullptr, nullptr);
+	DefineCustomRealVariable("id_gen.test_monotonic_offset_ms",
+							"Test builds only: offset added to the monotonic clock the generators read.",
+							nullptr,
+							&idgen_test_monotonic_offset_ms,
 							0, -1e13, 1e13,
 							PGC_SUSET, GUC_UNIT_MS | GUC_NOT_IN_SAMPLE,
 							nullptr, nullptr, nullptr);

@@ -1272,13 +1272,16 @@ CREATE FUNCTION id_gen.headroom_clock() RETURNS SETOF id_gen.headroom_row
 SELECT 'clock', c.stream,
        NULL::double precision, NULL::text, NULL::double precision,
        CASE WHEN c.lead_ms > t.clock_floor_step_ms THEN 'critical'
-            WHEN (c.lead_ms > 0 AND c.ahead_since IS NOT NULL) OR g.recent THEN 'warning'
+            WHEN c.lead_ms > 0 OR g.recent THEN 'warning'
             ELSE 'ok' END,
        CASE WHEN c.last_time IS NULL THEN format('no %s id issued since the start', c.stream)
-            WHEN c.lead_ms > 0 AND c.ahead_since IS NOT NULL
-            THEN format('the last %s id is %s ms ahead of the clock, running ahead since %s (the clock went back, or a floor ahead of it was read): '
+            WHEN c.lead_ms > 0
+            THEN format('the last %s id is %s ms ahead of the clock%s (the clock went back, or a floor ahead of it was read): '
                         'ids continue above it at real-time pace and meet the clock when it passes them; nothing is refused',
-                        c.stream, c.lead_ms, to_char(c.ahead_since AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'))
+                        c.stream, c.lead_ms,
+                        CASE WHEN c.ahead_since IS NOT NULL
+                             THEN ', running ahead since ' || to_char(c.ahead_since AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"')
+                             ELSE '' END)
             ELSE format('the last %s id is not ahead of the clock', c.stream)
        END
        || CASE WHEN g.recent

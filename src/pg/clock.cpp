@@ -290,8 +290,8 @@ can_write(void)
 
 /*
  * Bring this database's floors and its slot to the larger of the two, and
- * raise every stream's word above them, before anyone is told the slot is
- * loaded.  At a backend's first use, and while the slot is not loaded (the
+ * raise every stream's word above a floor read, before anyone is told the
+ * slot is loaded.  At a backend's first use, and while the slot is not loaded (the
  * first use since the start, or a floor read during recovery, after
  * promotion).  The slot's values go into the sequences where they are
  * larger (read-write callers only): a reinstall while the server runs (the
@@ -327,7 +327,14 @@ sync_floors(IdgenFloorSlot *slot)
 			durable[i] = held;
 			wrote = true;
 		}
-		streams[i]->raise(Max(held, stored));
+		/*
+		 * The words are the server's and only grow: once loaded they are
+		 * above every id issued since the start; a floor read is a
+		 * reservation ahead of the clock, raised to only when first read, or
+		 * when set higher meanwhile (a restore into the running database).
+		 */
+		if (!loaded || stored > held)
+			streams[i]->raise(stored);
 	}
 	/* Nobody else flushes setval's records. */
 	if (wrote)

@@ -91,7 +91,9 @@ SELECT ts BETWEEN clock_timestamp() - interval '5 s' AND clock_timestamp() + int
   FROM snowflake_decode(snowflake_next());
 SELECT ts < clock_timestamp() + interval '1 day' AS step_not_followed
   FROM timeuuid_next() v, LATERAL (SELECT timeuuid_timestamp(v) AS ts) t;
-SELECT clock_step_ignored_at IS NOT NULL AS noted FROM id_gen.clock_streams() WHERE stream = 'snowflake';
+SELECT wall_clock_ahead_ms > 1000 AS noted FROM id_gen.clock_streams() WHERE stream = 'snowflake';
+SELECT status, reason ~ 'the wall clock is \d+ ms ahead of the time the generators follow' AS said
+  FROM id_gen.headroom_clock() WHERE object = 'snowflake';
 RESET id_gen.test_clock_offset_ms;
 
 -- The clock before the epoch.

@@ -192,12 +192,12 @@ SELECT id_gen.clock_carry_floors();
 
 CREATE FUNCTION id_gen.clock_streams(OUT stream text, OUT last_time timestamptz, OUT lead_ms bigint,
     OUT ahead_since timestamptz, OUT floor timestamptz, OUT floor_advances bigint,
-    OUT clock_step_ignored_at timestamptz)
+    OUT wall_clock_ahead_ms bigint)
     RETURNS SETOF record
     AS 'MODULE_PATHNAME', 'clock_streams'
     LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION id_gen.clock_streams() IS
-    'the time-ordered streams of this server: the time of the last id, how far it is ahead of the clock and since when, this database''s floor; the last wall-clock reading not followed';
+    'the time-ordered streams of this server: the time of the last id, how far it is ahead of the clock and since when, this database''s floor; how far the wall clock is ahead of the time the generators follow (a forward step not confirmed)';
 
 -- decimal_id(): a database's generator id is its own for its life
 -- (id_gen.decimal_generator_id set for it, else 50000 + its OID % 50000);
@@ -226,15 +226,6 @@ REVOKE ALL ON FUNCTION id_gen.decimal_id_claim(boolean, integer) FROM PUBLIC;
 COMMENT ON FUNCTION id_gen.decimal_id_claim(boolean, integer) IS
     'superuser: claim a decimal_id() generator id for this database (kept if valid, unless new_generator), one no other database has and this one never had';
 SELECT id_gen.decimal_id_claim();
--- Called by this script only: a reinstall while the server runs carries the
--- counter's reserved end, still in shared memory, into the new sequence.
-CREATE FUNCTION id_gen.decimal_id_carry_counter() RETURNS bigint
-    AS 'MODULE_PATHNAME', 'decimal_id_carry_counter'
-    LANGUAGE C VOLATILE PARALLEL UNSAFE;
-REVOKE ALL ON FUNCTION id_gen.decimal_id_carry_counter() FROM PUBLIC;
-COMMENT ON FUNCTION id_gen.decimal_id_carry_counter() IS
-    'install scripts only: puts the reserved end of this database''s decimal_id counter, kept in shared memory since the server started, into id_gen.decimal_counter';
-SELECT id_gen.decimal_id_carry_counter();
 
 -- Generators write WAL-logged state now and then (like nextval): PARALLEL UNSAFE.
 CREATE FUNCTION snowflake_next() RETURNS bigint
@@ -288,12 +279,12 @@ COMMENT ON FUNCTION decimal_id_decode(bigint) IS
     'counter, generator id and launch id of a decimal_id';
 
 CREATE FUNCTION decimal_id_state(
-    OUT launch_id integer, OUT generator_id integer, OUT generator_source text,
+    OUT launch_id integer, OUT generator_id integer, OUT refusal text,
     OUT counter bigint, OUT reserved_to bigint, OUT counter_left bigint)
     AS 'MODULE_PATHNAME', 'decimal_id_state'
     LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION decimal_id_state() IS
-    'decimal_id() state of this database: launch id, generator id and where it comes from, counter, reserved end, counter values left';
+    'decimal_id() state of this database: launch id, generator id (or why decimal_id() refuses), counter, reserved end, counter values left';
 
 -- Test hook: jump this database's decimal_id counter forward (never back).
 CREATE FUNCTION id_gen.decimal_id_skip(counter bigint) RETURNS bigint
@@ -1263,7 +1254,8 @@ COMMENT ON FUNCTION id_gen.headroom_rfc9562() IS
 -- continue above it and come back to the clock when it passes them, the
 -- lead never growing), critical beyond the floor's step (more than a
 -- restart leaves: the clock went back, or a floor ahead of it was read); a
--- forward step of the clock not followed in the last minute is a warning.
+-- wall clock ahead of the time the generators follow (a forward step the
+-- monotonic clock did not confirm) is a warning.
 CREATE FUNCTION id_gen.headroom_clock() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL SAFE
     SET search_path = pg_catalog, pg_temp
@@ -1272,7 +1264,7 @@ CREATE FUNCTION id_gen.headroom_clock() RETURNS SETOF id_gen.headroom_row
 SELECT 'clock', c.stream,
        NULL::double precision, NULL::text, NULL::double precision,
        CASE WHEN c.lead_ms > t.clock_floor_step_ms THEN 'critical'
-            WHEN c.lead_ms > 0 OR g.recent THEN 'warning'
+            WHEN c.lead_ms > 0 OR g.stepped THEN 'warning'
             ELSE 'ok' END,
        CASE WHEN c.last_time IS NULL THEN format('no %s id issued since the start', c.stream)
             WHEN c.lead_ms > 0
@@ -1284,15 +1276,15 @@ SELECT 'clock', c.stream,
                              ELSE '' END)
             ELSE format('the last %s id is not ahead of the clock', c.stream)
        END
-       || CASE WHEN g.recent
-               THEN format('; a forward step of the clock was not followed at %s (the monotonic clock did not confirm it): '
-                           'ids keep to real time until a restart', to_char(c.clock_step_ignored_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'))
+       || CASE WHEN g.stepped
+               THEN format('; the wall clock is %s ms ahead of the time the generators follow (a forward step the monotonic clock did not confirm): '
+                           'ids keep to real time until a restart', c.wall_clock_ahead_ms)
                ELSE '' END,
        jsonb_build_object('last_time', c.last_time, 'lead_ms', c.lead_ms, 'ahead_since', c.ahead_since,
                           'floor', c.floor, 'floor_advances', c.floor_advances,
-                          'clock_step_ignored_at', c.clock_step_ignored_at)
+                          'wall_clock_ahead_ms', c.wall_clock_ahead_ms)
   FROM id_gen.clock_streams() c, id_gen.headroom_thresholds() t,
-       LATERAL (SELECT coalesce(c.clock_step_ignored_at > clock_timestamp() - interval '1 minute', false) AS recent) g
+       LATERAL (SELECT c.wall_clock_ahead_ms > t.max_clock_step_ms AS stepped) g
 $$;
 COMMENT ON FUNCTION id_gen.headroom_clock() IS
     'the clock: how far each time-ordered stream runs ahead of it and since when, and forward steps not followed';
@@ -1342,18 +1334,24 @@ REVOKE ALL ON FUNCTION id_gen.headroom_hilo() FROM PUBLIC;
 COMMENT ON FUNCTION id_gen.headroom_hilo() IS
     'headroom of each Hi/Lo key (id_gen.hilo_keys): used share of its node''s range, its sequence and bigint';
 
--- decimal_id(): the server's generator ids (one per start and database, and
--- one each time a counter fills), and this database's counter.
+-- decimal_id(): this database's counter under its generator id; a
+-- decimal_id() that refuses (no valid claim, no launch id) is critical, with
+-- the way out.
 CREATE FUNCTION id_gen.headroom_decimal_id() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL RESTRICTED
     SET search_path = pg_catalog, pg_temp
     AS $$
 SELECT 'decimal_id counter', current_database()::text,
        u.used, 'unknown'::text, NULL::double precision,
-       id_gen.headroom_status(u.used, NULL),
-       format('%s of 922337202 ids of generator id %s (%s) reserved in this database; when they are used up, a superuser gives the database a new generator id',
-              coalesce(s.reserved_to, 0), s.generator_id, s.generator_source),
-       jsonb_build_object('generator_id', s.generator_id, 'generator_source', s.generator_source,
+       CASE WHEN s.refusal IS NOT NULL OR s.launch_id IS NULL THEN 'critical'
+            ELSE id_gen.headroom_status(u.used, NULL) END,
+       CASE WHEN s.refusal IS NOT NULL
+            THEN format('decimal_id() refuses: %s; as a superuser, SELECT id_gen.decimal_id_claim(); then reconnect', s.refusal)
+            WHEN s.launch_id IS NULL
+            THEN 'decimal_id() refuses: id_gen.launch_id is not set; set it (1..99999, distinct for every server writing into the same tables) and reload'
+            ELSE format('%s of 922337202 ids of generator id %s reserved in this database; when they are used up, a superuser claims a new generator id (id_gen.decimal_id_claim(new_generator => true))',
+                        coalesce(s.reserved_to, 0), s.generator_id) END,
+       jsonb_build_object('generator_id', s.generator_id, 'refusal', s.refusal,
                           'counter', s.counter, 'reserved_to', s.reserved_to,
                           'counter_left', s.counter_left, 'launch_id', s.launch_id)
   FROM @extschema@.decimal_id_state() s,

@@ -44,7 +44,6 @@ typedef struct IdgenClockShared
 {
 	int64		epoch_ms;		/* epoch of this start, fixed at creation */
 	pg_atomic_uint64 mono_offset_ns;	/* confirmed wall - monotonic, raised only; 0: unset */
-	pg_atomic_uint64 last_ignored_ms;	/* wall time of the last reading not followed, 0: none */
 } IdgenClockShared;
 
 static IdgenClockShared *clock_shared = nullptr;
@@ -146,7 +145,6 @@ clock_shared_init(void *ptr)
 	/* Read once per start: ids must not change meaning while the server runs. */
 	cs->epoch_ms = idgen_snowflake_epoch_ms;
 	pg_atomic_init_u64(&cs->mono_offset_ns, 0);
-	pg_atomic_init_u64(&cs->last_ignored_ms, 0);
 }
 
 static const IdgenShmemStruct clock_shmem = {
@@ -200,8 +198,6 @@ idgen_clock_confirm_ms(int64 wall_ms)
 		raise_u64(&cs->mono_offset_ns, wall_off);
 		return wall_ms;
 	}
-	if (pg_atomic_read_u64(&cs->last_ignored_ms) != (uint64) wall_ms)
-		pg_atomic_write_u64(&cs->last_ignored_ms, (uint64) wall_ms);
 	return (mono + (int64) off) / 1000000;
 }
 
@@ -445,8 +441,8 @@ ms_datum(int64 unix_ms, bool *isnull)
 /*
  * id_gen.clock_streams() → one row per stream: its word's time, how far
  * that is ahead of the clock, since when it runs ahead, this database's
- * floor and its advances; the last wall-clock reading not followed (a
- * forward step the monotonic clock did not confirm).
+ * floor and its advances; how far the wall clock is ahead of the time the
+ * generators follow (a forward step the monotonic clock did not confirm).
  * What id_gen.headroom's clock rows read.
  */
 IDGEN_FUNCTION(clock_streams)
@@ -455,6 +451,8 @@ IDGEN_FUNCTION(clock_streams)
 	IdgenClockShared *cs = clock_attach();
 	IdgenFloorSlot *slot = idgen_clock_floor_peek();
 	int64		now = idgen_clock_now_ms();
+	uint64		off = pg_atomic_read_u64(&cs->mono_offset_ns);
+	int64		followed = off == 0 ? now : (idgen_clock_mono_ns() + (int64) off) / 1000000;
 
 	InitMaterializedSRF(fcinfo, 0);
 	for (int i = 0; i < IDGEN_STREAMS; i++)
@@ -474,7 +472,7 @@ IDGEN_FUNCTION(clock_streams)
 		values[3] = ms_datum(ops->ahead_since(), &nulls[3]);
 		values[4] = ms_datum(floor == 0 ? 0 : ops->word_unix_ms(floor), &nulls[4]);
 		values[5] = Int64GetDatum(slot ? (int64) pg_atomic_read_u64(&slot->advances) : 0);
-		values[6] = ms_datum((int64) pg_atomic_read_u64(&cs->last_ignored_ms), &nulls[6]);
+		values[6] = Int64GetDatum(Max(0, now - followed));
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

@@ -24,6 +24,7 @@ int64		idgen_snowflake_epoch_ms = 0;
 int			idgen_snowflake_start_spread = 255;
 int			idgen_launch_id = -1;
 int			idgen_decimal_generator_id = -1;
+int			idgen_decimal_claims_to = -1;
 char	   *idgen_encode_key = nullptr;
 char	   *idgen_node_tag = nullptr;
 int			idgen_headroom_warning_days = 366;
@@ -50,6 +51,16 @@ check_decimal_generator_id(int *newval, void **extra, GucSource source)
 		return true;
 	GUC_check_errdetail("id_gen.decimal_generator_id is a database's setting.");
 	GUC_check_errhint("As a superuser, ALTER DATABASE name SET id_gen.decimal_generator_id = n.");
+	return false;
+}
+
+/* id_gen.decimal_claims_to: a role's setting (ALTER ROLE ... SET), nowhere else. */
+static bool
+check_decimal_claims_to(int *newval, void **extra, GucSource source)
+{
+	if (*newval == -1 || source == PGC_S_DEFAULT || source == PGC_S_USER || source == PGC_S_TEST)
+		return true;
+	GUC_check_errdetail("id_gen.decimal_claims_to is kept by id_gen.decimal_id_claim() for the bootstrap superuser.");
 	return false;
 }
 
@@ -195,14 +206,22 @@ idgen_define_gucs(void)
 							nullptr, nullptr, nullptr);
 
 	DefineCustomIntVariable("id_gen.decimal_generator_id",
-							"This database's decimal_id() generator id (set with ALTER DATABASE ... SET).",
-							"-1 (the default): 50000 + the database's OID % 50000.  decimal_id() reads "
-							"the value set for the database in pg_db_role_setting, as it reads other "
-							"databases' values to refuse a generator id two databases would share.",
+							"This database's decimal_id() generator id, set by id_gen.decimal_id_claim().",
+							"decimal_id() reads the value set for the database in pg_db_role_setting, as it "
+							"reads other databases' values to refuse a generator id two databases would share.",
 							&idgen_decimal_generator_id,
 							-1, -1, 99999,
 							PGC_SUSET, 0,
 							check_decimal_generator_id, nullptr, nullptr);
+
+	/* Kept by id_gen.decimal_id_claim() for the bootstrap superuser: no database can drop it. */
+	DefineCustomIntVariable("id_gen.decimal_claims_to",
+							"The largest decimal_id() generator id claimed on this server (set by id_gen.decimal_id_claim()).",
+							"A role setting of the bootstrap superuser; new claims are above it.",
+							&idgen_decimal_claims_to,
+							-1, -1, 99999,
+							PGC_SUSET, 0,
+							check_decimal_claims_to, nullptr, nullptr);
 
 	DefineCustomStringVariable("id_gen.node_tag",
 							   "Node tag written at the end of every hilo_next_text() id (orders/54-A).",

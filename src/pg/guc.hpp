@@ -13,7 +13,8 @@ extern char *idgen_snowflake_epoch;
 extern int64 idgen_snowflake_epoch_ms;	/* parsed idgen_snowflake_epoch */
 extern int	idgen_snowflake_start_spread;	/* snowflake/jsid start of a new ms */
 extern int	idgen_launch_id;
-extern int	idgen_decimal_generator_id;	/* read from the catalog: decimal_id.cpp */
+extern int	idgen_decimal_generator_id;	/* read from the catalog: decimal_claim.cpp */
+extern int	idgen_decimal_claims_to;	/* likewise */
 extern char *idgen_encode_key;	/* id_encode()/id_decode() secret; "": unset */
 extern char *idgen_node_tag;	/* hilo_next_text()'s tag */
 /*

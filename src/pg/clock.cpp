@@ -17,7 +17,6 @@
  */
 #include "pg/clock.hpp"
 
-#include "pg/db_state.hpp"
 #include "pg/extension_owner.hpp"
 #include "pg/guc.hpp"
 #include "pg/shmem.hpp"
@@ -361,7 +360,7 @@ idgen_clock_floor(void)
 	clock_attach();
 	if (my_slot == nullptr)
 	{
-		my_slot = &idgen_db_entry(true)->floor;
+		my_slot = idgen_db_floor_slot(true);
 		sync_floors(my_slot);
 	}
 	state = pg_atomic_read_u32(&my_slot->loaded);
@@ -376,11 +375,7 @@ IdgenFloorSlot *
 idgen_clock_floor_peek(void)
 {
 	if (my_slot == nullptr)
-	{
-		IdgenDbEntry *e = idgen_db_entry(false);
-
-		my_slot = e == nullptr ? nullptr : &e->floor;
-	}
+		my_slot = idgen_db_floor_slot(false);
 	return my_slot;
 }
 

@@ -171,5 +171,12 @@ extern void idgen_clock_init(void);
 /* A new database entry's slot: nothing loaded (db_state.cpp). */
 extern void idgen_clock_slot_init(IdgenFloorSlot *slot);
 
+/*
+ * This database's floor slot, in its entry of the per-database state
+ * (db_state.cpp); with create, made on the database's first use, else
+ * nullptr when there is none yet.  May ERROR.
+ */
+extern IdgenFloorSlot *idgen_db_floor_slot(bool create);
+
 /* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
 extern void idgen_clock_relcache(Oid relid);

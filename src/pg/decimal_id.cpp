@@ -20,7 +20,6 @@
  * server), so the counter starting again repeats nothing.
  */
 #include "pg/clock.hpp"
-#include "pg/db_state.hpp"
 #include "pg/guc.hpp"
 #include "pg/node_identity.hpp"
 #include "pg/decimal_id.hpp"
@@ -52,18 +51,12 @@ idgen_decimal_slot_init(DecimalSlot *s)
 	s->last_reserve = 0;
 }
 
-/* This database's slot, in its entry (db_state.hpp). */
+/* This database's slot, in its entry (db_state.cpp). */
 static DecimalSlot *
 decimal_slot(bool create)
 {
-	IdgenDbEntry *e;
-
-	if (dec_slot != nullptr)
-		return dec_slot;
-	e = idgen_db_entry(create);
-	if (e == nullptr)
-		return nullptr;
-	dec_slot = &e->decimal;
+	if (dec_slot == nullptr)
+		dec_slot = idgen_db_decimal_slot(create);
 	return dec_slot;
 }
 

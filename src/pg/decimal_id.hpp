@@ -37,3 +37,6 @@ extern IdgenDecimalClaim idgen_decimal_resolve(void);
 
 /* A new entry's slot: nothing loaded. */
 extern void idgen_decimal_slot_init(IdgenDecimalSlot *slot);
+
+/* This database's slot, in its entry (db_state.cpp), as idgen_db_floor_slot(). */
+extern IdgenDecimalSlot *idgen_db_decimal_slot(bool create);

@@ -7,10 +7,12 @@
  * Shared memory "id_gen snowflake" (and "id_gen jsid"): the state word (the
  * last id issued by this server) is advanced by compare-and-swap with no
  * lock; the transition is idgen::snowflake::next() (src/core/snowflake.cpp)
- * under the stream's layout.  The issued counter
- * shares the state's cache line, which the CAS has just made exclusive, so
- * counting costs almost nothing.  Slow paths (waiting for the next
- * millisecond or for the clock, raising the persistent floor) touch only
+ * under the stream's layout.  The issued counter and the time the stream
+ * went ahead of the clock share the state's cache line, which the CAS has
+ * just made exclusive, so they cost almost nothing.  Ahead of the clock a
+ * stream borrows at most one millisecond per real millisecond (borrow_at_ns,
+ * the monotonic clock), so its lead never grows.  Slow paths (waiting for
+ * the next millisecond, a borrow, raising the persistent floor) touch only
  * their own counters.
  */
 #include "pg/clock.hpp"

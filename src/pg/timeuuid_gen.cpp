@@ -17,10 +17,12 @@
  *    Server's NEWSEQUENTIALID byte order.
  *
  * Shared state protocol: `word` is only ever changed by CAS and only grows;
- * a millisecond above the persisted clock floors is issued only after they
- * have been raised (clock.hpp), in every context that can write WAL,
- * parallel workers and read-only transactions included; after every floor
- * read (a start, a promotion) the word is raised above it by a hook.  The structure is created
+ * a word above this database's persisted floor (id_gen.timeuuid_floor) is
+ * issued only after the floor has been raised (clock.hpp), where WAL can be
+ * written (not in read-only transactions, parallel workers or on a hot
+ * standby); after every floor read (a start, a promotion) the word is
+ * raised above it by a hook.  A jump of the clock past the word's next
+ * millisecond is followed only if the monotonic clock confirms it.  The structure is created
  * by the first backend that needs it (idgen_shmem_attach) and lives until
  * the postmaster restarts.
  */
@@ -52,12 +54,12 @@ typedef struct TimeuuidShared
 static TimeuuidShared *tu_shared = nullptr;
 
 /*
- * This database's persistent clock floor (src/pg/clock.hpp), shared with
- * snowflake_next(): no id is issued at a millisecond above the floor unless
- * the floor has first been raised durably, and after a restart, a crash or
- * a promotion the stream starts above the floor persisted before.  A
- * parallel worker or a read-only transaction cannot raise the floor: its ids
- * above it are issued all the same (their random bits keep them apart).
+ * This database's floor slot (src/pg/clock.hpp): no word above the floor is
+ * issued unless the floor has first been raised durably, and after a
+ * restart, a crash or a promotion the stream starts above the floor
+ * persisted before.  A parallel worker or a read-only transaction cannot
+ * raise the floor: its ids above it are issued all the same (their random
+ * bits keep them apart).
  */
 static IdgenFloorSlot *tu_slot = nullptr;
 

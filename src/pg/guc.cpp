@@ -189,7 +189,7 @@ idgen_define_gucs(void)
 							"Sequence values (0..n) a new millisecond of snowflake_next() and jsid_next() may start at.",
 							"A new millisecond starts after the last id's sequence modulo n + 1, so that "
 							"low-rate ids spread over id % m for the powers of two m up to n + 1 (modulo "
-							"sharding).  0: every millisecond starts at 0, as before 1.4.  jsid_next() "
+							"sharding).  0: every millisecond starts at 0.  jsid_next() "
 							"uses at most 255.",
 							&idgen_snowflake_start_spread,
 							255, 0, 4095,

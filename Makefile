@@ -29,7 +29,7 @@ REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor hilo_reserve hilo_adap
 # do not.
 REGRESS_TEST_HOOKS = clock_hooks headroom
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
-ISOLATION = hilo_first_use hilo_key_made hilo_partition_maintenance hilo_max_lo hilo_change_concurrent hilo_key_lock hilo_privileges hilo_admin_rollback hilo_change_cancel hilo_reserve hilo_orm hilo_roles snowflake_concurrent snowflake_spread decimal_concurrent
+ISOLATION = hilo_first_use hilo_key_made hilo_partition_maintenance hilo_max_lo hilo_change_concurrent hilo_key_lock hilo_privileges hilo_admin_rollback hilo_change_cancel hilo_reserve hilo_orm hilo_roles snowflake_concurrent snowflake_spread decimal_concurrent decimal_claim_locks
 ISOLATION_TEST_HOOKS = timeuuid_concurrent
 ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
 # make installcheck runs against a running server, as a user whose name is a

@@ -154,60 +154,50 @@ GRANT SELECT ON id_gen.hilo_keys TO PUBLIC;
 -- Clock floor, snowflake, decimal_id
 -- ---------------------------------------------------------------------------
 
--- The persistent clock floor of this database (Unix ms): no snowflake id,
--- jsid or timeuuid is issued at a time above it, and it is WAL-logged and
--- flushed before it is raised, so after a crash, a restart, a failover, a
--- PITR, a dump and restore or pg_upgrade the generators start above it.  It
--- is the only copy (no server-wide file, no replication origin: nothing
--- id_gen writes needs a resource where WAL is replayed).  Set with setval
+-- The persistent floors of the time-ordered streams in this database, one
+-- per stream, each a word of its stream: the largest snowflake id (jsid) of
+-- the reserved millisecond for every worker id and sequence value, the
+-- largest v7 state word of it.  WAL-logged and flushed before an id above
+-- one is returned, so after a crash, a restart, a failover, a PITR, a dump
+-- and restore or pg_upgrade the stream continues above it, also with the
+-- clock behind (ids then run ahead of the clock).  Set with setval
 -- semantics by the extension only.
-CREATE SEQUENCE id_gen.clock_floor MINVALUE 0 START 0 NO CYCLE;
-SELECT pg_catalog.setval('id_gen.clock_floor', 0, true);
-SELECT pg_catalog.pg_extension_config_dump('id_gen.clock_floor', '');
-REVOKE ALL ON SEQUENCE id_gen.clock_floor FROM PUBLIC;
-COMMENT ON SEQUENCE id_gen.clock_floor IS
-    'persisted clock floor (Unix ms) of the server-wide generators in this database';
-
--- The generator ids id_gen 1.0 to 1.2 took in this database, from 0 upward,
--- one per server start: ids made with them may be in its tables, so
--- decimal_id() refuses a generator id up to the value.  No longer advanced.
-CREATE SEQUENCE id_gen.decimal_generator MINVALUE 0 MAXVALUE 99999 START 0 NO CYCLE;
-SELECT pg_catalog.pg_extension_config_dump('id_gen.decimal_generator', '');
-REVOKE ALL ON SEQUENCE id_gen.decimal_generator FROM PUBLIC;
-COMMENT ON SEQUENCE id_gen.decimal_generator IS
-    'generator ids taken by decimal_id() of id_gen 1.0 to 1.2 in this database (history, refused since 1.3)';
-
--- The snowflake/jsid epoch (Unix ms) the ids below this database's clock
--- floor were counted from (never set until the first floor is written): a
--- server restarted with id_gen.snowflake_epoch moved later refuses to
--- generate while new ids would be smaller.  Set by the extension only.
-CREATE SEQUENCE id_gen.clock_epoch MINVALUE 0 START 0 NO CYCLE;
-SELECT pg_catalog.pg_extension_config_dump('id_gen.clock_epoch', '');
-REVOKE ALL ON SEQUENCE id_gen.clock_epoch FROM PUBLIC;
-COMMENT ON SEQUENCE id_gen.clock_epoch IS
-    'snowflake/jsid epoch (Unix ms) of the ids below id_gen.clock_floor in this database';
-
--- Snowflake ids and jsids of this database counted from an epoch earlier
--- than the server's (a database restored from another server) reach up to
--- this time (Unix ms, converted into the server's epoch): snowflake_next()
--- and jsid_next() refuse in this database alone until the clock passes it.
--- 0: none.  Set by the extension when it reads such a floor.
 CREATE SEQUENCE id_gen.snowflake_floor MINVALUE 0 START 0 NO CYCLE;
+SELECT pg_catalog.setval('id_gen.snowflake_floor', 0, true);
 SELECT pg_catalog.pg_extension_config_dump('id_gen.snowflake_floor', '');
 REVOKE ALL ON SEQUENCE id_gen.snowflake_floor FROM PUBLIC;
 COMMENT ON SEQUENCE id_gen.snowflake_floor IS
-    'time (Unix ms, in the server''s epoch) before which snowflake and jsid ids of this database, counted from an earlier epoch, would not be exceeded';
+    'persisted floor of snowflake_next() in this database: no snowflake id above it is issued before it is raised';
+CREATE SEQUENCE id_gen.jsid_floor MINVALUE 0 START 0 NO CYCLE;
+SELECT pg_catalog.setval('id_gen.jsid_floor', 0, true);
+SELECT pg_catalog.pg_extension_config_dump('id_gen.jsid_floor', '');
+REVOKE ALL ON SEQUENCE id_gen.jsid_floor FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.jsid_floor IS
+    'persisted floor of jsid_next() in this database: no jsid above it is issued before it is raised';
+CREATE SEQUENCE id_gen.timeuuid_floor MINVALUE 0 START 0 NO CYCLE;
+SELECT pg_catalog.setval('id_gen.timeuuid_floor', 0, true);
+SELECT pg_catalog.pg_extension_config_dump('id_gen.timeuuid_floor', '');
+REVOKE ALL ON SEQUENCE id_gen.timeuuid_floor FROM PUBLIC;
+COMMENT ON SEQUENCE id_gen.timeuuid_floor IS
+    'persisted floor of timeuuid_next() and uuidv7() in this database: the 64-bit state word (ms, fraction, counter) no id above which is issued before it is raised';
+-- Called by this script only: a reinstall while the server runs carries the
+-- floors, still in shared memory, into the new sequences.
+CREATE FUNCTION id_gen.clock_carry_floors() RETURNS void
+    AS 'MODULE_PATHNAME', 'clock_carry_floors'
+    LANGUAGE C VOLATILE PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION id_gen.clock_carry_floors() FROM PUBLIC;
+COMMENT ON FUNCTION id_gen.clock_carry_floors() IS
+    'install script only: puts the floors of this database''s time-ordered streams, kept in shared memory since the server started, into the new sequences';
+SELECT id_gen.clock_carry_floors();
 
--- The worker id whose snowflake ids and jsids id_gen.clock_floor covers
--- (-1: any).  A floor read further ahead of the clock than a reservation
--- runs (the clock ran ahead, then a restart) refuses that worker id alone
--- until the clock passes it; another worker id, and timeuuid_next() above
--- the floor, go on.  Set by the extension only.
-CREATE SEQUENCE id_gen.clock_worker MINVALUE -1 MAXVALUE 1023 START -1 NO CYCLE;
-SELECT pg_catalog.pg_extension_config_dump('id_gen.clock_worker', '');
-REVOKE ALL ON SEQUENCE id_gen.clock_worker FROM PUBLIC;
-COMMENT ON SEQUENCE id_gen.clock_worker IS
-    'worker id (-1: any) of the snowflake and jsid ids up to id_gen.clock_floor in this database';
+CREATE FUNCTION id_gen.clock_streams(OUT stream text, OUT last_time timestamptz, OUT lead_ms bigint,
+    OUT ahead_since timestamptz, OUT floor timestamptz, OUT floor_advances bigint,
+    OUT wall_clock_ahead_ms bigint)
+    RETURNS SETOF record
+    AS 'MODULE_PATHNAME', 'clock_streams'
+    LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION id_gen.clock_streams() IS
+    'the time-ordered streams of this server: the time of the last id, how far it is ahead of the clock and since when, this database''s floor; how far the wall clock is ahead of the time the generators follow (a forward step not confirmed)';
 
 -- decimal_id(): a database's generator id is its own for its life
 -- (id_gen.decimal_generator_id set for it, else 50000 + its OID % 50000);
@@ -236,15 +226,6 @@ REVOKE ALL ON FUNCTION id_gen.decimal_id_claim(boolean, integer) FROM PUBLIC;
 COMMENT ON FUNCTION id_gen.decimal_id_claim(boolean, integer) IS
     'superuser: claim a decimal_id() generator id for this database (kept if valid, unless new_generator), one no other database has and this one never had';
 SELECT id_gen.decimal_id_claim();
--- Called by this script only: a reinstall while the server runs carries the
--- counter's reserved end, still in shared memory, into the new sequence.
-CREATE FUNCTION id_gen.decimal_id_carry_counter() RETURNS bigint
-    AS 'MODULE_PATHNAME', 'decimal_id_carry_counter'
-    LANGUAGE C VOLATILE PARALLEL UNSAFE;
-REVOKE ALL ON FUNCTION id_gen.decimal_id_carry_counter() FROM PUBLIC;
-COMMENT ON FUNCTION id_gen.decimal_id_carry_counter() IS
-    'install scripts only: puts the reserved end of this database''s decimal_id counter, kept in shared memory since the server started, into id_gen.decimal_counter';
-SELECT id_gen.decimal_id_carry_counter();
 
 -- Generators write WAL-logged state now and then (like nextval): PARALLEL UNSAFE.
 CREATE FUNCTION snowflake_next() RETURNS bigint
@@ -275,7 +256,7 @@ COMMENT ON FUNCTION snowflake_min_id(timestamptz) IS
 CREATE FUNCTION snowflake_state(
     OUT worker_id integer, OUT epoch timestamptz, OUT last_id bigint, OUT last_time timestamptz,
     OUT ids_issued bigint, OUT next_ms_waits bigint, OUT clock_backward_events bigint,
-    OUT clock_backward_errors bigint, OUT clock_floor timestamptz, OUT clock_floor_advances bigint,
+    OUT ahead_since timestamptz, OUT clock_floor timestamptz, OUT clock_floor_advances bigint,
     OUT time_exhausted_at timestamptz, OUT time_left interval, OUT started timestamptz)
     AS 'MODULE_PATHNAME', 'snowflake_state'
     LANGUAGE C VOLATILE PARALLEL SAFE;
@@ -298,12 +279,12 @@ COMMENT ON FUNCTION decimal_id_decode(bigint) IS
     'counter, generator id and launch id of a decimal_id';
 
 CREATE FUNCTION decimal_id_state(
-    OUT launch_id integer, OUT generator_id integer, OUT generator_source text,
+    OUT launch_id integer, OUT generator_id integer, OUT refusal text,
     OUT counter bigint, OUT reserved_to bigint, OUT counter_left bigint)
     AS 'MODULE_PATHNAME', 'decimal_id_state'
     LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION decimal_id_state() IS
-    'decimal_id() state of this database: launch id, generator id and where it comes from, counter, reserved end, counter values left';
+    'decimal_id() state of this database: launch id, generator id (or why decimal_id() refuses), counter, reserved end, counter values left';
 
 -- Test hook: jump this database's decimal_id counter forward (never back).
 CREATE FUNCTION id_gen.decimal_id_skip(counter bigint) RETURNS bigint
@@ -995,7 +976,7 @@ COMMENT ON FUNCTION jsid_max_id(timestamptz) IS
 CREATE FUNCTION jsid_state(
     OUT worker_id integer, OUT epoch timestamptz, OUT last_id bigint, OUT last_time timestamptz,
     OUT ids_issued bigint, OUT next_ms_waits bigint, OUT clock_backward_events bigint,
-    OUT clock_backward_errors bigint, OUT clock_floor timestamptz, OUT clock_floor_advances bigint,
+    OUT ahead_since timestamptz, OUT clock_floor timestamptz, OUT clock_floor_advances bigint,
     OUT time_exhausted_at timestamptz, OUT time_left interval, OUT started timestamptz)
     AS 'MODULE_PATHNAME', 'jsid_state'
     LANGUAGE C VOLATILE PARALLEL SAFE;
@@ -1189,11 +1170,11 @@ COMMENT ON FUNCTION hilo_bind_table(regclass, regclass, name, integer, text, nam
 CREATE FUNCTION id_gen.headroom_thresholds(
     OUT warning_days integer, OUT critical_days integer,
     OUT warning_percent double precision, OUT critical_percent double precision,
-    OUT clock_floor_step_ms integer, OUT max_clock_backward_ms integer)
+    OUT clock_floor_step_ms integer, OUT max_clock_step_ms integer)
     AS 'MODULE_PATHNAME', 'headroom_thresholds'
     LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION id_gen.headroom_thresholds() IS
-    'the points where id_gen.headroom says warning and critical: id_gen.headroom_warning_days, _critical_days, _warning_percent, _critical_percent, and the clock floor''s step and id_gen.max_clock_backward_ms';
+    'the points where id_gen.headroom says warning and critical: id_gen.headroom_warning_days, _critical_days, _warning_percent, _critical_percent, the floors'' step and the largest wall-clock step followed without the monotonic clock';
 
 -- A row of the view.
 CREATE TYPE id_gen.headroom_row AS (
@@ -1292,91 +1273,66 @@ $$;
 COMMENT ON FUNCTION id_gen.headroom_jsid() IS
     'headroom of jsid_next(): its time field (jsid_state()), and what id_gen.snowflake_start_spread leaves of a millisecond';
 
--- timeuuid_next() and uuidv7(): 48-bit Unix milliseconds (until 10889), above
--- the same clock floor as snowflake (its lead is in the clock row).
+-- timeuuid_next() and uuidv7(): 48-bit Unix milliseconds (until 10889); how
+-- far the stream runs ahead of the clock is in the clock rows.
 CREATE FUNCTION id_gen.headroom_rfc9562() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL SAFE
     SET search_path = pg_catalog, pg_temp
-    SET client_min_messages = error
     AS $$
 SELECT 'timeuuid', 'this server',
        (c.now_ms / 281474976710656.0)::float8,
        id_gen.headroom_runs_out(to_timestamp(281474976710.656), c.left_s),
        c.left_s,
        id_gen.headroom_status(NULL, c.left_s),
-       format('the 48-bit Unix millisecond field of versions 7 and 6 ends %s; %s',
-              to_char(to_timestamp(281474976710.656) AT TIME ZONE 'UTC', 'YYYY-MM-DD'),
-              CASE WHEN c.lead_ms IS NULL THEN 'the clock floor is not loaded yet'
-                   ELSE format('the clock floor is %s ms ahead of the clock', c.lead_ms) END),
-       jsonb_build_object('time_bits', 48, 'ends', to_timestamp(281474976710.656),
-                          'clock_floor', s.clock_floor, 'clock_floor_lead_ms', c.lead_ms)
-  FROM @extschema@.snowflake_state() s,
-       LATERAL (SELECT (extract(epoch FROM s.time_exhausted_at) - extract(epoch FROM s.time_left)) * 1000 AS now_ms) n,
-       LATERAL (SELECT n.now_ms,
-                       ((281474976710656 - n.now_ms) / 1000.0)::float8 AS left_s,
-                       round(extract(epoch FROM s.clock_floor) * 1000 - n.now_ms)::bigint AS lead_ms) c
+       format('the 48-bit Unix millisecond field of versions 7 and 6 ends %s',
+              to_char(to_timestamp(281474976710.656) AT TIME ZONE 'UTC', 'YYYY-MM-DD')),
+       jsonb_build_object('time_bits', 48, 'ends', to_timestamp(281474976710.656))
+  FROM (SELECT extract(epoch FROM clock_timestamp()) * 1000 AS now_ms) n,
+       LATERAL (SELECT n.now_ms, ((281474976710656 - n.now_ms) / 1000.0)::float8 AS left_s) c
 $$;
 COMMENT ON FUNCTION id_gen.headroom_rfc9562() IS
-    'headroom of timeuuid_next() and uuidv7(): the 48-bit time field, and the clock floor''s lead';
+    'headroom of timeuuid_next() and uuidv7(): the 48-bit time field';
 
-CREATE FUNCTION id_gen.clock_last_backward() RETURNS timestamptz
-    AS 'MODULE_PATHNAME', 'clock_last_backward'
-    LANGUAGE C VOLATILE PARALLEL SAFE;
-COMMENT ON FUNCTION id_gen.clock_last_backward() IS
-    'when snowflake_next() or jsid_next() last saw the clock behind its last id since the server started (NULL: never)';
-
--- The clock: the persisted floor (snowflake_state().clock_floor) runs at most
--- one step ahead of the clock; further ahead, the clock went back.  Beyond the
--- step plus id_gen.max_clock_backward_ms snowflake_next() and jsid_next()
--- refuse until the clock passes the floor; after a restart only under the
--- worker id kept with it (id_gen.clock_worker), and timeuuid_next() continues
--- above it.  The backward steps counted are snowflake_next()'s (jsid_state()
--- has jsid's).
--- The WARNINGs of snowflake_state() are the snowflake row's to give.
+-- The clock, one row per time-ordered stream (the word is the server's, so
+-- every database sees the same lead): ok while the stream's last id is not
+-- ahead of the clock; warning while it runs ahead (nothing is refused: ids
+-- continue above it and come back to the clock when it passes them, the
+-- lead never growing), critical beyond the floor's step (more than a
+-- restart leaves: the clock went back, or a floor ahead of it was read); a
+-- wall clock ahead of the time the generators follow (a forward step the
+-- monotonic clock did not confirm) is a warning.
 CREATE FUNCTION id_gen.headroom_clock() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL SAFE
     SET search_path = pg_catalog, pg_temp
     SET client_min_messages = error
     AS $$
-SELECT 'clock', 'this server',
+SELECT 'clock', c.stream,
        NULL::double precision, NULL::text, NULL::double precision,
-       CASE WHEN c.lead_ms > t.clock_floor_step_ms + t.max_clock_backward_ms THEN 'critical'
-            WHEN c.lead_ms > t.clock_floor_step_ms THEN 'warning'
+       CASE WHEN c.lead_ms > t.clock_floor_step_ms THEN 'critical'
+            WHEN c.lead_ms > 0 OR g.stepped THEN 'warning'
             ELSE 'ok' END,
-       CASE WHEN c.lead_ms IS NULL
-            THEN 'the clock floor is not loaded yet (no time-based id generated in this database since the start)'
-            WHEN c.lead_ms > t.clock_floor_step_ms + t.max_clock_backward_ms
-            THEN format('the clock is %s ms behind the persisted clock floor, more than the %s ms step plus id_gen.max_clock_backward_ms (%s ms): '
-                        'snowflake_next() and jsid_next() refuse until it passes the floor (after a restart only under the worker id '
-                        'that issued ids up to it: another id_gen.worker_id is the way out), timeuuid_next() continues above it',
-                        c.lead_ms - t.clock_floor_step_ms,
-                        t.clock_floor_step_ms, t.max_clock_backward_ms)
-            WHEN c.lead_ms > t.clock_floor_step_ms
-            THEN format('the clock went back: the floor is %s ms ahead of it (at most %s ms when the clock is right)',
-                        c.lead_ms, t.clock_floor_step_ms)
-            ELSE format('the clock floor is %s ms ahead of the clock (at most %s ms)', c.lead_ms, t.clock_floor_step_ms)
+       CASE WHEN c.last_time IS NULL THEN format('no %s id issued since the start', c.stream)
+            WHEN c.lead_ms > 0
+            THEN format('the last %s id is %s ms ahead of the clock%s (the clock went back, or a floor ahead of it was read): '
+                        'ids continue above it at real-time pace and meet the clock when it passes them; nothing is refused',
+                        c.stream, c.lead_ms,
+                        CASE WHEN c.ahead_since IS NOT NULL
+                             THEN ', running ahead since ' || to_char(c.ahead_since AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"')
+                             ELSE '' END)
+            ELSE format('the last %s id is not ahead of the clock', c.stream)
        END
-       || CASE WHEN s.clock_backward_errors > 0
-               THEN format('; %s calls refused since the start because the clock went back', s.clock_backward_errors)
-               ELSE '' END
-       || CASE WHEN lb.at IS NOT NULL
-               THEN format('; last backward step seen %s', to_char(lb.at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'))
+       || CASE WHEN g.stepped
+               THEN format('; the wall clock is %s ms ahead of the time the generators follow (a forward step the monotonic clock did not confirm): '
+                           'ids keep to real time until a restart', c.wall_clock_ahead_ms)
                ELSE '' END,
-       -- (the counts since the start only inform: rate() of the exporter's
-       -- metric says whether it happens now)
-       jsonb_build_object('clock_floor', s.clock_floor, 'clock_floor_lead_ms', c.lead_ms,
-                          'clock_backward_events', s.clock_backward_events,
-                          'clock_backward_errors', s.clock_backward_errors,
-                          'clock_floor_advances', s.clock_floor_advances,
-                          'last_clock_backward', lb.at,
-                          'max_clock_backward_ms', t.max_clock_backward_ms, 'since', s.started)
-  FROM @extschema@.snowflake_state() s, id_gen.headroom_thresholds() t,
-       LATERAL (SELECT id_gen.clock_last_backward() AS at) lb,
-       LATERAL (SELECT round((extract(epoch FROM s.clock_floor) - extract(epoch FROM s.time_exhausted_at)
-                                   + extract(epoch FROM s.time_left)) * 1000)::bigint AS lead_ms) c
+       jsonb_build_object('last_time', c.last_time, 'lead_ms', c.lead_ms, 'ahead_since', c.ahead_since,
+                          'floor', c.floor, 'floor_advances', c.floor_advances,
+                          'wall_clock_ahead_ms', c.wall_clock_ahead_ms)
+  FROM id_gen.clock_streams() c, id_gen.headroom_thresholds() t,
+       LATERAL (SELECT c.wall_clock_ahead_ms > t.max_clock_step_ms AS stepped) g
 $$;
 COMMENT ON FUNCTION id_gen.headroom_clock() IS
-    'the clock: how far the persisted clock floor runs ahead of it, and the backward steps seen since the start';
+    'the clock: how far each time-ordered stream runs ahead of it and since when, and forward steps not followed';
 
 -- Hi/Lo: each key's used share of the ids it may issue: its node's range (own
 -- sequences, when a worker id is set or comes from Citus), its sequence's
@@ -1423,18 +1379,24 @@ REVOKE ALL ON FUNCTION id_gen.headroom_hilo() FROM PUBLIC;
 COMMENT ON FUNCTION id_gen.headroom_hilo() IS
     'headroom of each Hi/Lo key (id_gen.hilo_keys): used share of its node''s range, its sequence and bigint';
 
--- decimal_id(): the server's generator ids (one per start and database, and
--- one each time a counter fills), and this database's counter.
+-- decimal_id(): this database's counter under its generator id; a
+-- decimal_id() that refuses (no valid claim, no launch id) is critical, with
+-- the way out.
 CREATE FUNCTION id_gen.headroom_decimal_id() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL RESTRICTED
     SET search_path = pg_catalog, pg_temp
     AS $$
 SELECT 'decimal_id counter', current_database()::text,
        u.used, 'unknown'::text, NULL::double precision,
-       id_gen.headroom_status(u.used, NULL),
-       format('%s of 922337202 ids of generator id %s (%s) reserved in this database; when they are used up, a superuser gives the database a new generator id',
-              coalesce(s.reserved_to, 0), s.generator_id, s.generator_source),
-       jsonb_build_object('generator_id', s.generator_id, 'generator_source', s.generator_source,
+       CASE WHEN s.refusal IS NOT NULL OR s.launch_id IS NULL THEN 'critical'
+            ELSE id_gen.headroom_status(u.used, NULL) END,
+       CASE WHEN s.refusal IS NOT NULL
+            THEN format('decimal_id() refuses: %s; as a superuser, SELECT id_gen.decimal_id_claim(); then reconnect', s.refusal)
+            WHEN s.launch_id IS NULL
+            THEN 'decimal_id() refuses: id_gen.launch_id is not set; set it (1..99999, distinct for every server writing into the same tables) and reload'
+            ELSE format('%s of 922337202 ids of generator id %s reserved in this database; when they are used up, a superuser claims a new generator id (id_gen.decimal_id_claim(new_generator => true))',
+                        coalesce(s.reserved_to, 0), s.generator_id) END,
+       jsonb_build_object('generator_id', s.generator_id, 'refusal', s.refusal,
                           'counter', s.counter, 'reserved_to', s.reserved_to,
                           'counter_left', s.counter_left, 'launch_id', s.launch_id)
   FROM @extschema@.decimal_id_state() s,

@@ -59,9 +59,9 @@ SELECT count(*) = (SELECT count(*) FROM ids) AS closed_range_selects_all
 -- time field: clock_hooks.sql (it needs the test build's
 -- id_gen.test_clock_offset_ms).
 
--- 7. The floor is shared with snowflake_next(): ahead of every jsid issued.
-SELECT clock_floor >= last_time AS floor_ahead FROM jsid_state();
-SELECT (SELECT clock_floor FROM jsid_state()) = (SELECT clock_floor FROM snowflake_state()) AS one_floor;
+-- 7. The floor is jsid's own (id_gen.jsid_floor, a jsid): ahead of every jsid issued.
+SELECT clock_floor >= last_time AS floor_ahead,
+       (SELECT last_value FROM id_gen.jsid_floor) >= last_id AS above_the_last_id FROM jsid_state();
 
 -- 8. Like nextval(): refused in a read-only transaction, and in parallel
 -- mode (a wrapper that claims PARALLEL SAFE is caught in the worker).

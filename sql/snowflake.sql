@@ -19,7 +19,6 @@ SELECT * FROM snowflake_decode(NULL);
 -- settings are known once a function of the library has run).
 SHOW id_gen.worker_id;
 SHOW id_gen.snowflake_epoch;
-SHOW id_gen.max_clock_backward_ms;
 
 -- A fresh id carries this server's worker id and the current time.
 SELECT worker_id = (SELECT worker_id FROM node_identity()) AS worker_ok,
@@ -91,7 +90,7 @@ SELECT clock_floor_advances AS advances_before FROM snowflake_state() \gset
 SET ROLE idgen_snowflake_user;
 -- Ordinary users may generate: the floor, on which they have no privilege,
 -- is written as the extension's owner.
-SELECT has_sequence_privilege('id_gen.clock_floor', 'UPDATE') AS user_may_write_floor;
+SELECT has_sequence_privilege('id_gen.snowflake_floor', 'UPDATE') AS user_may_write_floor;
 SELECT snowflake_next() > 0 AS user_can_generate;
 SELECT clock_floor_advances > :advances_before AS user_call_raised_floor FROM snowflake_state();
 RESET ROLE;
@@ -102,38 +101,38 @@ ALTER SYSTEM SET id_gen.worker_id = 1024;
 ALTER SYSTEM SET id_gen.worker_id = -2;
 ALTER SYSTEM SET id_gen.snowflake_epoch = '2999-01-01 00:00:00Z';
 ALTER SYSTEM SET id_gen.snowflake_epoch = '2016-11-01 00:00:00+01';
--- 17 prints the range with units, "(0 ms .. 60000 ms)": the message is shown
--- without them.
-\set VERBOSITY sqlstate
-ALTER SYSTEM SET id_gen.max_clock_backward_ms = -1;
-\set VERBOSITY default
-SELECT replace(:'LAST_ERROR_MESSAGE', ' ms', '') AS rejected;
 -- Server-wide settings cannot be changed by a session.
 SET id_gen.worker_id = 3; \echo :LAST_ERROR_SQLSTATE
 
--- The persisted floor is ahead of every id issued, and in the extension's sequence.
+-- The persisted floor is ahead of every id issued, and in the extension's
+-- sequence: a snowflake id, the last of its millisecond for every worker id.
 SELECT clock_floor >= last_time AS floor_ahead, clock_floor_advances > 0 AS advanced,
-       (SELECT last_value FROM id_gen.clock_floor)
-         = (extract(epoch FROM clock_floor) * 1000)::bigint AS persisted
+       (SELECT last_value FROM id_gen.snowflake_floor) >= last_id AS above_the_last_id,
+       (SELECT ts = clock_floor AND worker_id = 1023 AND sequence = 4095
+          FROM snowflake_decode((SELECT last_value FROM id_gen.snowflake_floor))) AS whole_millisecond
   FROM snowflake_state();
 SELECT count(*) AS config_dumped FROM pg_extension e, unnest(e.extconfig) AS c(oid)
- WHERE e.extname = 'id_gen' AND c.oid IN ('id_gen.clock_floor'::regclass, 'id_gen.decimal_generator'::regclass);
+ WHERE e.extname = 'id_gen'
+   AND c.oid IN ('id_gen.snowflake_floor'::regclass, 'id_gen.jsid_floor'::regclass, 'id_gen.timeuuid_floor'::regclass);
 
--- DROP and CREATE EXTENSION while the server runs: a new session covers the
--- ids it issues in the new id_gen.clock_floor (the dropped one's floor, still
--- in shared memory, covers nothing any more).
+-- DROP and CREATE EXTENSION while the server runs: the new sequences get the
+-- floors shared memory still holds, so that they cover the ids issued before
+-- (a restart with the clock behind would repeat them otherwise).
 SELECT current_database() AS home \gset
 CREATE DATABASE idgen_sf_reinstall;
 \c idgen_sf_reinstall
 SET client_min_messages = warning;
 CREATE EXTENSION id_gen;
-SELECT snowflake_next() > 0 AS before_reinstall;
+SELECT snowflake_next() AS before_reinstall, jsid_next() AS jsid_before, timeuuid_next() AS tu_before \gset
 DROP EXTENSION id_gen;
 CREATE EXTENSION id_gen;
 RESET client_min_messages;
+SELECT (SELECT last_value FROM id_gen.snowflake_floor) >= :before_reinstall AS snowflake_floor_carried,
+       (SELECT last_value FROM id_gen.jsid_floor) >= :jsid_before AS jsid_floor_carried,
+       (SELECT last_value FROM id_gen.timeuuid_floor)
+         >= (extract(epoch FROM timeuuid_timestamp(:'tu_before')) * 1000)::bigint << 20 AS timeuuid_floor_carried;
 \c idgen_sf_reinstall
-SELECT (SELECT last_value FROM id_gen.clock_floor)
-         >= (extract(epoch FROM ts) * 1000)::bigint AS new_floor_covers_the_id
-  FROM snowflake_decode(snowflake_next());
+SELECT snowflake_next() AS after_reinstall \gset
+SELECT last_value >= :after_reinstall AS new_floor_covers_the_id FROM id_gen.snowflake_floor;
 \c :home
 DROP DATABASE idgen_sf_reinstall;

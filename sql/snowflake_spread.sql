@@ -49,7 +49,7 @@ SELECT l.gen, count(*),
  GROUP BY l.gen ORDER BY l.gen
 $$;
 
--- 0: as before 1.4, every millisecond starts at sequence 0: all ids on one
+-- 0: every millisecond starts at sequence 0: all ids on one
 -- residue of id % 16 (0: the worker id is 0).
 ALTER SYSTEM SET id_gen.snowflake_start_spread = 0;
 SELECT pg_reload_conf();

@@ -30,17 +30,6 @@ bool encode(int64_t counter, int32_t generator, int32_t launch, int64_t *id) noe
 bool decode(int64_t id, Parts *parts) noexcept;
 
 /*
- * Generator ids.  A database keeps one for its life: 50000 + its OID % 50000
- * (id_gen 1.0 to 1.2 took them from 0 upward, one per server start), unless
- * a superuser sets id_gen.decimal_generator_id for it.
- */
-constexpr int32_t kDerivedBase = 50000;
-constexpr int32_t derived_generator(uint32_t database_oid) noexcept
-{
-	return kDerivedBase + static_cast<int32_t>(database_oid % 50000u);
-}
-
-/*
  * The shared counter word packs (generator_id + 1) << 32 | counter; 0 means
  * "not loaded yet".  Counter values up to `reserved` are durable in the
  * database's sequence id_gen.decimal_counter.  advance() gives the word after

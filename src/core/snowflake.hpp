@@ -143,9 +143,8 @@ min_id(int64_t time_ms, int64_t *id) noexcept
 enum class Status
 {
 	Ok,					/* new_state is the last id of the reserved run */
-	WaitNextMs,			/* this millisecond is used up: retry at the next */
-	ClockBackwardWait,	/* clock behind the last id by <= tolerance: wait wait_ms */
-	ClockBackwardError, /* clock behind by more than the tolerance */
+	WaitNextMs,			/* the clock's millisecond is used up: retry at the next */
+	AheadFull,			/* ahead of the clock, its millisecond used up: retry with may_borrow */
 	ClockBeforeEpoch,	/* now_ms < 0: clock (or epoch setting) is wrong */
 	FloorReached,		/* the run would pass the persisted floor: raise it first */
 	TimeExhausted,		/* the 41-bit time field is used up */
@@ -157,8 +156,7 @@ struct Step
 	Status		status;
 	int64_t		first_id;		/* Ok: first id of the run */
 	int64_t		new_state;		/* Ok: last id of the run, to CAS in */
-	int64_t		behind_ms;		/* clock statuses: how far now is behind */
-	int64_t		wait_ms;		/* ClockBackwardWait: ms to sleep before retrying */
+	int64_t		behind_ms;		/* Ok, AheadFull: how far the clock is behind the run */
 	int64_t		need_floor_ms;	/* FloorReached: time the floor must cover */
 };
 
@@ -166,27 +164,29 @@ struct Step
  * The transition function of a layout.  Given the state word (last id
  * issued, 0 for none), the clock reading now_ms (ms since the epoch), the
  * worker id, the number of consecutive ids wanted (1..ids_per_ms, all
- * within one millisecond),
- * the persisted floor (ids may be issued at times <= floor_ms only), the
- * backward tolerance and the start spread (clamped to the layout: see
- * effective_spread()), it returns the run to issue or why not.
+ * within one millisecond), the persisted floor (ids may be issued at times
+ * <= floor_ms only), whether the run may borrow the millisecond after the
+ * last id's while the clock is behind it, and the start spread (clamped to
+ * the layout: see effective_spread()), it returns the run to issue or why
+ * not.
  *
- * The clock is checked BEFORE anything is derived from the state's sequence
- * (twitter-archive/snowflake #6 reset the sequence first and duplicated).
- * A clock behind the last id by at most the tolerance keeps issuing from the
- * last id's millisecond while its sequence lasts (this also absorbs the race
- * between reading the clock and the CAS), then waits; further behind is an
- * error.  Nothing is ever issued at a time later than max(now, last time).
- * Inline: it is the hot path of snowflake_next().
+ * A time-ordered generator never refuses because of time: with the clock
+ * behind the last id, ids continue above it, in its millisecond while its
+ * sequence lasts, then in the next one, borrowed as (ms + 1) | worker |
+ * start, never by adding one to a full state (that would carry into the
+ * worker field).  The caller allows a borrow (may_borrow) at most once per
+ * elapsed real millisecond, so running ahead never makes the lead grow.
+ * The sequence is never derived from a clock behind the state
+ * (twitter-archive/snowflake #6 reset it first and duplicated).  Inline: it
+ * is the hot path of snowflake_next().
  */
 inline Step
 next(const Layout &l, int64_t state, int64_t now_ms, int32_t worker, int32_t count,
-	 int64_t floor_ms, int64_t tolerance_ms, int32_t start_spread = 0) noexcept
+	 int64_t floor_ms, bool may_borrow, int32_t start_spread = 0) noexcept
 {
 	Step		s{};
 
-	if (worker < 0 || worker > l.max_worker() || count < 1 || count > l.ids_per_ms() ||
-		state < 0 || tolerance_ms < 0)
+	if (worker < 0 || worker > l.max_worker() || count < 1 || count > l.ids_per_ms() || state < 0)
 	{
 		s.status = Status::BadArgument;
 		return s;
@@ -198,30 +198,30 @@ next(const Layout &l, int64_t state, int64_t now_ms, int32_t worker, int32_t cou
 		return s;
 	}
 
-	/* Clock first: nothing about the sequence is decided before this. */
 	const int64_t last_ms = state >> l.time_shift();
-
-	if (now_ms < last_ms)
-	{
-		s.behind_ms = last_ms - now_ms;
-		if (s.behind_ms > tolerance_ms)
-		{
-			s.status = Status::ClockBackwardError;
-			return s;
-		}
-	}
-
-	/*
-	 * The run: at the start sequence of the clock's millisecond when the
-	 * clock is past the last id's, else in the last id's millisecond right
-	 * after the last id (same worker) or at its sequence 0 (a higher worker
-	 * id).  The start is 0, or with a spread the sequence after the last
-	 * id's modulo spread + 1, lowered so that the run fits: any start of a
-	 * later millisecond is above every id of an earlier one.
-	 */
 	const int64_t worker_bits = static_cast<int64_t>(worker) << l.worker_shift();
 	int64_t		ms;
 	int64_t		first;
+
+	/*
+	 * A new millisecond starts at 0, or with a spread at the sequence after
+	 * the last id's modulo spread + 1, lowered so that the run fits: any
+	 * start of a later millisecond is above every id of an earlier one.
+	 */
+	auto		start_of_new_ms = [&](int64_t new_ms) noexcept {
+		int64_t		f = (new_ms << l.time_shift()) | worker_bits;
+
+		if (start_spread > 0)
+		{
+			const int64_t spread = effective_spread(l, start_spread);
+			int64_t		start = ((state & l.max_sequence()) + 1) % (spread + 1);
+
+			if (start > l.ids_per_ms() - count)
+				start = l.ids_per_ms() - count;
+			f |= start;
+		}
+		return f;
+	};
 
 	if (now_ms > last_ms)
 	{
@@ -231,16 +231,7 @@ next(const Layout &l, int64_t state, int64_t now_ms, int32_t worker, int32_t cou
 			return s;
 		}
 		ms = now_ms;
-		first = (ms << l.time_shift()) | worker_bits;
-		if (start_spread > 0)
-		{
-			const int64_t spread = effective_spread(l, start_spread);
-			int64_t		start = ((state & l.max_sequence()) + 1) % (spread + 1);
-
-			if (start > l.ids_per_ms() - count)
-				start = l.ids_per_ms() - count;
-			first |= start;
-		}
+		first = start_of_new_ms(ms);
 	}
 	else
 	{
@@ -252,21 +243,25 @@ next(const Layout &l, int64_t state, int64_t now_ms, int32_t worker, int32_t cou
 		/*
 		 * Does the run stay in this millisecond and worker?  Not when the
 		 * millisecond is used up, nor when the last id carries a higher worker
-		 * id (the setting was lowered): wait for a later millisecond.
+		 * id (the setting was lowered): a later millisecond, the clock's next
+		 * one, or ahead of the clock a borrowed one.
 		 */
 		if ((first & l.max_sequence()) + count - 1 > l.max_sequence() ||
 			(first & ~static_cast<int64_t>(l.max_sequence())) != lo)
 		{
 			if (ms >= l.max_time())
-				s.status = Status::TimeExhausted;
-			else if (now_ms < last_ms)
 			{
-				s.status = Status::ClockBackwardWait;
-				s.wait_ms = last_ms - now_ms + 1;
+				s.status = Status::TimeExhausted;
+				return s;
 			}
-			else
-				s.status = Status::WaitNextMs;
-			return s;
+			if (now_ms == last_ms || !may_borrow)
+			{
+				s.status = now_ms == last_ms ? Status::WaitNextMs : Status::AheadFull;
+				s.behind_ms = last_ms - now_ms;
+				return s;
+			}
+			ms = last_ms + 1;
+			first = start_of_new_ms(ms);
 		}
 	}
 
@@ -279,15 +274,16 @@ next(const Layout &l, int64_t state, int64_t now_ms, int32_t worker, int32_t cou
 	s.status = Status::Ok;
 	s.first_id = first;
 	s.new_state = first + count - 1;
+	s.behind_ms = ms > now_ms ? ms - now_ms : 0;
 	return s;
 }
 
 /* The snowflake layout's transition (see above). */
 inline Step
 next(int64_t state, int64_t now_ms, int32_t worker, int32_t count,
-	 int64_t floor_ms, int64_t tolerance_ms, int32_t start_spread = 0) noexcept
+	 int64_t floor_ms, bool may_borrow, int32_t start_spread = 0) noexcept
 {
-	return next(kSnowflake, state, now_ms, worker, count, floor_ms, tolerance_ms, start_spread);
+	return next(kSnowflake, state, now_ms, worker, count, floor_ms, may_borrow, start_spread);
 }
 
 /*

@@ -1,39 +1,36 @@
 /*
- * clock.hpp: the clock the server-wide generators read, and the persistent
- * clock floor that keeps them above every id issued before a crash, a
- * restart with the clock set back, a failover, a restore or an upgrade.
+ * clock.hpp: the clock the time-ordered generators read, and the persistent
+ * floor that keeps each of their streams above every id it issued before a
+ * crash, a restart, a failover, a restore or an upgrade.
  *
- * The floor (Unix ms) is kept once, per database, in its WAL-logged
- * sequences id_gen.clock_floor, with id_gen.clock_epoch (the snowflake/jsid
- * epoch of the ids below it), id_gen.clock_worker (the worker id of those
- * ids) and id_gen.snowflake_floor beside it: crash recovery, standbys,
- * PITR, pg_dump and pg_upgrade carry them.  Written by read-write callers
- * only.  Shared memory is a cache of them: the streams are server-wide, but
- * across a restart each database's ids are kept above its own floor only
- * (docs/snowflake.md says what that leaves out).  Nothing here needs a
- * resource when WAL is replayed, and nothing takes a replication slot.
+ * Three streams, each one state word in shared memory for the whole server:
+ * snowflake_next()'s, jsid_next()'s and timeuuid_next()'s.  None refuses
+ * because of time: a word ahead of the clock (the clock went back, a floor
+ * ahead of it was read) is continued above, and the stream runs ahead of the
+ * clock (snowflake.cpp bounds that lead: it never grows).
  *
- * An id at millisecond t is issued only once the floor covers t, durably
- * (timeuuids of read-only transactions, parallel workers and standbys, which
- * cannot write it, excepted).  Shared memory holds one slot per database
- * (db_state.hpp) whose reserved_ms is the largest millisecond so covered.
- * Protocol for a generator:
+ * The floor of a stream is one value per database, a WAL-logged sequence of
+ * its own (id_gen.snowflake_floor, id_gen.jsid_floor, id_gen.timeuuid_floor)
+ * holding a state word of that stream: the largest id of the reserved
+ * millisecond for every worker id and sequence value (snowflake, jsid, in the
+ * layout and epoch in force) or the largest v7 word of that millisecond.  No
+ * id above it is returned before it is raised and its WAL flushed (read-write
+ * transactions on a primary; a hot standby's, a parallel worker's and a
+ * read-only transaction's timeuuids are issued without).  Crash recovery,
+ * standbys, PITR, pg_dump and pg_upgrade carry it; a first use of a database
+ * raises the stream's word above it (idgen_clock_floor()), compared as a
+ * word: no epoch or worker id is kept beside it.
  *
- *   idgen_clock_on_load(hook)            from _PG_init: hook(floor, epoch)
- *                                        raises the generator's stream above
- *                                        a floor just read (ids up to it were
- *                                        issued under that epoch), BEFORE the
- *                                        slot is marked loaded
+ * Shared memory holds each database's floors (its IdgenFloorSlot, in its
+ * entry: db_state.hpp) as a cache of the sequences, and the clock's
+ * monotonic reference (clock.cpp).  Protocol for a stream:
+ *
+ *   idgen_clock_register(stream, &ops)   from _PG_init
  *   slot = idgen_clock_floor();          when !idgen_clock_floor_ready(slot):
- *                                        first use of the database since the
- *                                        start, or since promotion; reads the
- *                                        database's floor (for a floor above
- *                                        every one read so far, waiting at
- *                                        most IDGEN_FLOOR_STEP_MS plus the
- *                                        backward tolerance for the clock to
- *                                        pass it)
- *   hot path: issue a time t only if t <= idgen_clock_floor_reserved(slot),
- *   else idgen_clock_floor_advance(slot, t) and retry.
+ *                                        a backend's first use, or a floor read
+ *                                        during recovery, since promotion
+ *   hot path: issue a word w only if w <= idgen_clock_floor_of(slot, stream),
+ *   else idgen_clock_floor_advance(slot, stream, w, target) and retry.
  */
 #pragma once
 
@@ -43,56 +40,46 @@ extern "C" {
 #include "port/atomics.h"
 }
 
-/* How far ahead the floor is reserved: one WAL flush per second at most. */
+/* How far ahead a floor is reserved: one WAL flush per second at most. */
 #define IDGEN_FLOOR_STEP_MS 1000
 /*
- * IdgenFloorSlot.loaded: the persisted floor has not been read, has been read
- * (final), or has been read during recovery only (provisional: read again by
- * the first idgen_clock_floor() after promotion).
+ * The largest forward step of the wall clock followed without the monotonic
+ * clock confirming it: beyond, the generators keep to the monotonic clock
+ * while the server runs (a glitch cannot push ids years ahead).
  */
+#define IDGEN_CLOCK_MAX_STEP_MS 1000
+
 #define IDGEN_FLOOR_NOT_LOADED 0
 #define IDGEN_FLOOR_LOADED 1
-#define IDGEN_FLOOR_READ_IN_RECOVERY 2
+#define IDGEN_FLOOR_READ_IN_RECOVERY 2	/* read again after promotion */
+
+typedef enum IdgenStream
+{
+	IDGEN_STREAM_SNOWFLAKE,
+	IDGEN_STREAM_JSID,
+	IDGEN_STREAM_TIMEUUID,
+	IDGEN_STREAMS
+} IdgenStream;
 
 typedef struct IdgenFloorSlot
 {
 	pg_atomic_uint32 loaded;	/* IDGEN_FLOOR_* above */
-	pg_atomic_uint64 reserved_ms;	/* this database's persisted floor */
+	pg_atomic_uint64 floor[IDGEN_STREAMS];	/* this database's floors: state words */
 	pg_atomic_uint64 advances;	/* durable floor advances since start */
-	/*
-	 * Snowflake ids and jsids this database holds were counted from
-	 * old_epoch_ms, earlier than the server's epoch, up to epoch_floor_ms
-	 * (Unix ms; id_gen.snowflake_floor, 0: none): snowflake/jsid refuse in
-	 * this database until new ids, counted from the server's epoch, pass
-	 * them.  Set under the floor's lock when the floor is loaded.
-	 */
-	pg_atomic_uint64 epoch_floor_ms;
-	pg_atomic_uint64 old_epoch_ms;
-	/*
-	 * A floor read further ahead of the clock than a reservation runs (the
-	 * clock ran ahead, or was set back): snowflake ids and jsids of the
-	 * worker id recorded with it may exist up to glitch_ms (Unix ms, 0:
-	 * none), so that worker id is refused until the clock passes it, while
-	 * other worker ids and timeuuid_next() go on.  glitch_worker is the
-	 * worker id + 1, 0 for every worker id (unknown, or several).  Set
-	 * under the floor's lock when the floor is loaded; only grow.
-	 */
-	pg_atomic_uint64 glitch_ms;
-	pg_atomic_uint32 glitch_worker;
-	int32		worker;			/* worker id kept with reserved_ms (-1: any) */
-	Oid			seq;			/* the id_gen.clock_floor whose floor this is */
 } IdgenFloorSlot;
 
-/*
- * Called with every floor read, before it is published (see above): ids up
- * to floor_unix_ms may have been issued, snowflake ids and jsids counted
- * from epoch_unix_ms.  glitch: the floor lies further ahead of the clock
- * than a reservation runs; a stream that cannot run ahead of the clock
- * (snowflake, jsid) is not raised to it, but refuses the worker id that
- * issued ids up to it (idgen_clock_glitch_refuses).
- */
-typedef void (*IdgenFloorHook) (int64 floor_unix_ms, int64 epoch_unix_ms, bool glitch);
-extern void idgen_clock_on_load(IdgenFloorHook hook);
+/* What the clock needs of a stream (registered from _PG_init). */
+typedef struct IdgenStreamOps
+{
+	const char *name;			/* "snowflake", in id_gen.clock_streams() */
+	const char *floor_seq;		/* id_gen.<floor_seq> */
+	void		(*raise) (int64 floor_word);	/* the word above a floor read */
+	int64		(*word_unix_ms) (int64 word);	/* the time of a word, Unix ms */
+	int64		(*last_word) (void);	/* the stream's word now (0: none) */
+	int64		(*ahead_since) (void);	/* Unix ms it last went ahead of the clock, 0: current */
+} IdgenStreamOps;
+
+extern void idgen_clock_register(IdgenStream stream, const IdgenStreamOps *ops);
 
 /*
  * The one clock reader: wall-clock Unix time (moved by
@@ -104,6 +91,21 @@ extern int64 idgen_clock_now_ms(void);
 extern int64 idgen_clock_now_us(void);
 
 /*
+ * The monotonic clock (CLOCK_BOOTTIME: it counts a suspend, unlike
+ * CLOCK_MONOTONIC, and no step moves it), in nanoseconds.
+ */
+extern int64 idgen_clock_mono_ns(void);
+
+/*
+ * A wall-clock reading (Unix ms) that jumped ahead of the last id: followed
+ * if the monotonic clock confirms it (within IDGEN_CLOCK_MAX_STEP_MS), else
+ * the time the monotonic clock gives (counted ignored).  The slow path of
+ * the generators' clock read, taken when their word's millisecond is not
+ * the clock's or the one before.
+ */
+extern int64 idgen_clock_confirm_ms(int64 wall_ms);
+
+/*
  * ERROR unless ids may be generated now: not during recovery (25006), not in
  * a read-only transaction (25006), not in parallel mode (25000).  fname is
  * the SQL function name for the message.
@@ -111,64 +113,42 @@ extern int64 idgen_clock_now_us(void);
 extern void idgen_check_can_generate(const char *fname);
 
 /*
- * This database's floor slot, loaded (see above).  May wait or ERROR.  During
+ * This database's floor slot, loaded (see above).  May ERROR.  During
  * recovery the load is provisional and is redone after promotion.
  */
 extern IdgenFloorSlot *idgen_clock_floor(void);
 
-/* True once the slot's floor is final: nothing to (re)load. */
+/* True once the slot's floors are final: nothing to (re)load. */
 static inline bool
 idgen_clock_floor_ready(IdgenFloorSlot *slot)
 {
 	return slot != nullptr && pg_atomic_read_u32(&slot->loaded) == IDGEN_FLOOR_LOADED;
 }
 
-
-/*
- * True when ids of worker at now_unix_ms could repeat ids issued up to a
- * glitch floor (see IdgenFloorSlot): one atomic read while there is none.
- */
-static inline bool
-idgen_clock_glitch_refuses(IdgenFloorSlot *slot, int64 now_unix_ms, int32 worker)
-{
-	uint32		w;
-
-	if (likely(now_unix_ms > (int64) pg_atomic_read_u64(&slot->glitch_ms)))
-		return false;
-	w = pg_atomic_read_u32(&slot->glitch_worker);
-	return w == 0 || (int32) w - 1 == worker;
-}
-
-/*
- * For idgen_clock_glitch_refuses(): wait until the clock passes the floor
- * if it is within a reservation of it (the clock was put right), else
- * ERROR 55000 with why and the way out.
- */
-extern void idgen_clock_glitch_wait(IdgenFloorSlot *slot, const char *fname, int32 worker);
-
 /* This database's slot if one exists, without loading anything. */
 extern IdgenFloorSlot *idgen_clock_floor_peek(void);
 
-/* The largest millisecond at which ids may be issued without advancing. */
+/* The largest word of a stream issued without advancing its floor. */
 static inline int64
-idgen_clock_floor_reserved(IdgenFloorSlot *slot)
+idgen_clock_floor_of(IdgenFloorSlot *slot, IdgenStream stream)
 {
-	return (int64) pg_atomic_read_u64(&slot->reserved_ms);
+	return (int64) pg_atomic_read_u64(&slot->floor[stream]);
 }
 
 /*
- * Make the database's floor cover unix_ms (WAL-flushed); returns the largest
- * millisecond now covered, below unix_ms where nothing can be written
- * (recovery, a read-only transaction, a parallel worker).  May ERROR.
+ * Make the database's floor of a stream cover the word need: set it to
+ * max(target, what it holds), WAL-flushed; returns the floor now in force,
+ * below need where nothing can be written (recovery, a read-only
+ * transaction, a parallel worker).  May ERROR.
  */
-extern int64 idgen_clock_floor_advance(IdgenFloorSlot *slot, int64 unix_ms);
+extern int64 idgen_clock_floor_advance(IdgenFloorSlot *slot, IdgenStream stream, int64 need, int64 target);
 
 /* Set a sequence's value (setval semantics, is_called) as the extension owner; no flush. */
 extern void idgen_sequence_setval(Oid seqoid, int64 value);
 
 /*
  * The OID of the extension's internal sequence id_gen.<name> in this
- * database; ERROR 55000 with a hint to ALTER EXTENSION UPDATE if missing.
+ * database; ERROR 55000 if missing.
  */
 extern Oid	idgen_internal_sequence(const char *name);
 
@@ -185,20 +165,18 @@ extern void idgen_sleep_ms(int64 ms);
  */
 extern int64 idgen_clock_epoch_ms(void);
 
-/*
- * ERROR 55000 if the epoch of this start is later than one under which ids
- * up to a floor read were issued and the clock has not yet passed them in
- * the new count (new ids would be smaller), for this database (the server's
- * setting moved, or the database was restored from a server with an
- * earlier epoch).  fname names the generator.
- */
-extern void idgen_clock_check_epoch(const char *fname);
-
 /* From _PG_init: register the clock's shared memory. */
 extern void idgen_clock_init(void);
 
 /* A new database entry's slot: nothing loaded (db_state.cpp). */
 extern void idgen_clock_slot_init(IdgenFloorSlot *slot);
+
+/*
+ * This database's floor slot, in its entry of the per-database state
+ * (db_state.cpp); with create, made on the database's first use, else
+ * nullptr when there is none yet.  May ERROR.
+ */
+extern IdgenFloorSlot *idgen_db_floor_slot(bool create);
 
 /* A relcache invalidation of relid (InvalidOid: all), from id_gen.cpp. */
 extern void idgen_clock_relcache(Oid relid);

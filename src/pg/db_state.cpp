@@ -206,3 +206,19 @@ idgen_db_entry(bool create)
 		db_state_sweep();
 	return my_entry;
 }
+
+IdgenFloorSlot *
+idgen_db_floor_slot(bool create)
+{
+	IdgenDbEntry *e = idgen_db_entry(create);
+
+	return e == nullptr ? nullptr : &e->floor;
+}
+
+IdgenDecimalSlot *
+idgen_db_decimal_slot(bool create)
+{
+	IdgenDbEntry *e = idgen_db_entry(create);
+
+	return e == nullptr ? nullptr : &e->decimal;
+}

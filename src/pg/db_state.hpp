@@ -4,7 +4,7 @@
  * using the generators (db_state.cpp).
  *
  * An entry is a cache: everything in it can be loaded again from the
- * database's own WAL-logged objects (its id_gen.clock_floor, its
+ * database's own WAL-logged objects (its floor sequences, its
  * id_gen.decimal_counter and claim), and each module checks what it finds
  * against them at a backend's first use, so an entry left by a dropped
  * database whose OID is reused, or by a dropped extension, is never issued
@@ -20,7 +20,7 @@ typedef struct IdgenDbEntry
 	Oid			dboid;			/* the hash key */
 	pg_atomic_uint32 backends;	/* backends holding the entry: never evicted while > 0 */
 	IdgenFloorSlot floor;		/* clock.cpp */
-	char		pad[PG_CACHE_LINE_SIZE];	/* floor's ok_ms, read at every call, and decimal's word, */
+	char		pad[PG_CACHE_LINE_SIZE];	/* the floors, read at every call, and decimal's word, */
 	IdgenDecimalSlot decimal;	/* swapped at every call, on other cache lines; decimal_id.cpp */
 } IdgenDbEntry;
 

@@ -21,10 +21,10 @@ int			idgen_worker_id = -1;
 bool		idgen_hilo_node_ranges = false;
 char	   *idgen_snowflake_epoch = nullptr;
 int64		idgen_snowflake_epoch_ms = 0;
-int			idgen_max_clock_backward_ms = 10;
 int			idgen_snowflake_start_spread = 255;
 int			idgen_launch_id = -1;
 int			idgen_decimal_generator_id = -1;
+int			idgen_decimal_claims_to = -1;
 char	   *idgen_encode_key = nullptr;
 char	   *idgen_node_tag = nullptr;
 int			idgen_headroom_warning_days = 366;
@@ -33,6 +33,7 @@ double		idgen_headroom_warning_percent = 90;
 double		idgen_headroom_critical_percent = 99;
 #ifdef IDGEN_TEST_HOOKS
 double		idgen_test_clock_offset_ms = 0;
+double		idgen_test_monotonic_offset_ms = 0;
 int			idgen_test_wait_before_draw_flush = 0;
 int			idgen_test_wait_before_run_jump = 0;
 #endif
@@ -50,6 +51,16 @@ check_decimal_generator_id(int *newval, void **extra, GucSource source)
 		return true;
 	GUC_check_errdetail("id_gen.decimal_generator_id is a database's setting.");
 	GUC_check_errhint("As a superuser, ALTER DATABASE name SET id_gen.decimal_generator_id = n.");
+	return false;
+}
+
+/* id_gen.decimal_claims_to: a role's setting (ALTER ROLE ... SET), nowhere else. */
+static bool
+check_decimal_claims_to(int *newval, void **extra, GucSource source)
+{
+	if (*newval == -1 || source == PGC_S_DEFAULT || source == PGC_S_USER || source == PGC_S_TEST)
+		return true;
+	GUC_check_errdetail("id_gen.decimal_claims_to is kept by id_gen.decimal_id_claim() for the bootstrap superuser.");
 	return false;
 }
 
@@ -168,14 +179,6 @@ idgen_define_gucs(void)
 							   0,
 							   check_snowflake_epoch, assign_snowflake_epoch, nullptr);
 
-	DefineCustomIntVariable("id_gen.max_clock_backward_ms",
-							"Largest backward clock step that generators wait out instead of failing.",
-							nullptr,
-							&idgen_max_clock_backward_ms,
-							10, 0, 60000,
-							PGC_SIGHUP, GUC_UNIT_MS,
-							nullptr, nullptr, nullptr);
-
 	/*
 	 * 255: id % n takes every residue in turn for the powers of two n up to
 	 * 256 (shard counts), at the cost of at most 255 of a millisecond's 4096
@@ -186,7 +189,7 @@ idgen_define_gucs(void)
 							"Sequence values (0..n) a new millisecond of snowflake_next() and jsid_next() may start at.",
 							"A new millisecond starts after the last id's sequence modulo n + 1, so that "
 							"low-rate ids spread over id % m for the powers of two m up to n + 1 (modulo "
-							"sharding).  0: every millisecond starts at 0, as before 1.4.  jsid_next() "
+							"sharding).  0: every millisecond starts at 0.  jsid_next() "
 							"uses at most 255.",
 							&idgen_snowflake_start_spread,
 							255, 0, 4095,
@@ -203,14 +206,22 @@ idgen_define_gucs(void)
 							nullptr, nullptr, nullptr);
 
 	DefineCustomIntVariable("id_gen.decimal_generator_id",
-							"This database's decimal_id() generator id (set with ALTER DATABASE ... SET).",
-							"-1 (the default): 50000 + the database's OID % 50000.  decimal_id() reads "
-							"the value set for the database in pg_db_role_setting, as it reads other "
-							"databases' values to refuse a generator id two databases would share.",
+							"This database's decimal_id() generator id, set by id_gen.decimal_id_claim().",
+							"decimal_id() reads the value set for the database in pg_db_role_setting, as it "
+							"reads other databases' values to refuse a generator id two databases would share.",
 							&idgen_decimal_generator_id,
 							-1, -1, 99999,
 							PGC_SUSET, 0,
 							check_decimal_generator_id, nullptr, nullptr);
+
+	/* Kept by id_gen.decimal_id_claim() for the bootstrap superuser: no database can drop it. */
+	DefineCustomIntVariable("id_gen.decimal_claims_to",
+							"The largest decimal_id() generator id claimed on this server (set by id_gen.decimal_id_claim()).",
+							"A role setting of the bootstrap superuser; new claims are above it.",
+							&idgen_decimal_claims_to,
+							-1, -1, 99999,
+							PGC_SUSET, 0,
+							check_decimal_claims_to, nullptr, nullptr);
 
 	DefineCustomStringVariable("id_gen.node_tag",
 							   "Node tag written at the end of every hilo_next_text() id (orders/54-A).",
@@ -276,15 +287,24 @@ idgen_define_gucs(void)
 #ifdef IDGEN_TEST_HOOKS
 
 	/*
-	 * Test builds only: an offset added to the clock the generators read, so
-	 * that tests can move it backwards or forwards.  A real, not an int: tests
-	 * need offsets of decades (the end of the 41-bit time field), beyond
-	 * INT_MAX milliseconds.  Production builds read the system clock as it is.
+	 * Test builds only: offsets added to the wall clock the generators read
+	 * (a step of the system clock) and to the monotonic clock (time that
+	 * really passed: set both to move ahead in time), so that tests can
+	 * move them.  Reals, not ints: tests need offsets of decades (the end of
+	 * the 41-bit time field), beyond INT_MAX milliseconds.  Production builds
+	 * read the system clocks as they are.
 	 */
 	DefineCustomRealVariable("id_gen.test_clock_offset_ms",
-							"Test builds only: offset added to the clock the generators read.",
+							"Test builds only: offset added to the wall clock the generators read.",
 							nullptr,
 							&idgen_test_clock_offset_ms,
+							0, -1e13, 1e13,
+							PGC_SUSET, GUC_UNIT_MS | GUC_NOT_IN_SAMPLE,
+							nullptr, nullptr, nullptr);
+	DefineCustomRealVariable("id_gen.test_monotonic_offset_ms",
+							"Test builds only: offset added to the monotonic clock the generators read.",
+							nullptr,
+							&idgen_test_monotonic_offset_ms,
 							0, -1e13, 1e13,
 							PGC_SUSET, GUC_UNIT_MS | GUC_NOT_IN_SAMPLE,
 							nullptr, nullptr, nullptr);

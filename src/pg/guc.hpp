@@ -11,10 +11,10 @@ extern int	idgen_worker_id;
 extern bool idgen_hilo_node_ranges;	/* Hi/Lo node ranges outside Citus */
 extern char *idgen_snowflake_epoch;
 extern int64 idgen_snowflake_epoch_ms;	/* parsed idgen_snowflake_epoch */
-extern int	idgen_max_clock_backward_ms;
 extern int	idgen_snowflake_start_spread;	/* snowflake/jsid start of a new ms */
 extern int	idgen_launch_id;
-extern int	idgen_decimal_generator_id;	/* read from the catalog: decimal_id.cpp */
+extern int	idgen_decimal_generator_id;	/* read from the catalog: decimal_claim.cpp */
+extern int	idgen_decimal_claims_to;	/* likewise */
 extern char *idgen_encode_key;	/* id_encode()/id_decode() secret; "": unset */
 extern char *idgen_node_tag;	/* hilo_next_text()'s tag */
 /*
@@ -27,7 +27,8 @@ extern int	idgen_headroom_critical_days;
 extern double idgen_headroom_warning_percent;
 extern double idgen_headroom_critical_percent;
 #ifdef IDGEN_TEST_HOOKS
-extern double idgen_test_clock_offset_ms;	/* added to the generators' clock, ms */
+extern double idgen_test_clock_offset_ms;	/* added to the generators' wall clock, ms */
+extern double idgen_test_monotonic_offset_ms;	/* added to their monotonic clock, ms */
 extern int	idgen_test_wait_before_draw_flush;	/* advisory lock key; 0: off */
 extern int	idgen_test_wait_before_run_jump;	/* advisory lock key; 0: off */
 #endif

@@ -2,8 +2,8 @@
  * headroom.cpp: id_gen.headroom_thresholds(), the one place the view
  * id_gen.headroom (sql/id_gen--1.4.sql) reads its thresholds from: the
  * id_gen.headroom_* settings the generators' exhaustion WARNINGs read
- * (snowflake.cpp, decimal_id.cpp), and the clock floor's step and backward
- * tolerance (clock.hpp), so that the view and the generators turn at the
+ * (snowflake.cpp, decimal_id.cpp), and the floor's step and the largest
+ * clock step followed unconfirmed (clock.hpp), so that the view and the generators turn at the
  * same points.  A C function, not current_setting(): it loads the library,
  * whose settings a session that has not called a generator yet would not
  * know.  And id_gen.headroom_ms_capacity(): what id_gen.snowflake_start_spread
@@ -34,7 +34,7 @@ IDGEN_FUNCTION(headroom_thresholds)
 	values[2] = Float8GetDatum(idgen_headroom_warning_percent);
 	values[3] = Float8GetDatum(idgen_headroom_critical_percent);
 	values[4] = Int32GetDatum(IDGEN_FLOOR_STEP_MS);
-	values[5] = Int32GetDatum(idgen_max_clock_backward_ms);
+	values[5] = Int32GetDatum(IDGEN_CLOCK_MAX_STEP_MS);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 

@@ -7,10 +7,12 @@
  * Shared memory "id_gen snowflake" (and "id_gen jsid"): the state word (the
  * last id issued by this server) is advanced by compare-and-swap with no
  * lock; the transition is idgen::snowflake::next() (src/core/snowflake.cpp)
- * under the stream's layout.  The issued counter
- * shares the state's cache line, which the CAS has just made exclusive, so
- * counting costs almost nothing.  Slow paths (waiting for the next
- * millisecond or for the clock, raising the persistent floor) touch only
+ * under the stream's layout.  The issued counter and the time the stream
+ * went ahead of the clock share the state's cache line, which the CAS has
+ * just made exclusive, so they cost almost nothing.  Ahead of the clock a
+ * stream borrows at most one millisecond per real millisecond (borrow_at_ns,
+ * the monotonic clock), so its lead never grows.  Slow paths (waiting for
+ * the next millisecond, a borrow, raising the persistent floor) touch only
  * their own counters.
  */
 #include "pg/clock.hpp"
@@ -44,12 +46,12 @@ typedef struct SnowflakeShared
 	/* hot: written by every call */
 	pg_atomic_uint64 state;		/* last id issued, 0 = none */
 	pg_atomic_uint64 issued;	/* ids issued since server start */
-	char		pad[PG_CACHE_LINE_SIZE - 2 * sizeof(pg_atomic_uint64)];
+	pg_atomic_uint64 ahead_since;	/* Unix ms the stream went ahead of the clock, 0: it is not */
+	char		pad[PG_CACHE_LINE_SIZE - 3 * sizeof(pg_atomic_uint64)];
 	/* slow paths and constants */
 	pg_atomic_uint64 next_ms_waits;
-	pg_atomic_uint64 clock_backward_events;
-	pg_atomic_uint64 clock_backward_errors;
-	pg_atomic_uint64 last_backward_ms;	/* Unix ms of the last backward step seen, 0 = none */
+	pg_atomic_uint64 clock_backward_events;	/* times it went ahead of the clock */
+	pg_atomic_uint64 borrow_at_ns;	/* monotonic ns from which the next millisecond may be borrowed */
 	TimestampTz created;
 } SnowflakeShared;
 
@@ -62,9 +64,9 @@ snowflake_shared_init(void *ptr)
 	pg_atomic_init_u64(&s->state, 0);
 	pg_atomic_init_u64(&s->issued, 0);
 	pg_atomic_init_u64(&s->next_ms_waits, 0);
+	pg_atomic_init_u64(&s->ahead_since, 0);
 	pg_atomic_init_u64(&s->clock_backward_events, 0);
-	pg_atomic_init_u64(&s->clock_backward_errors, 0);
-	pg_atomic_init_u64(&s->last_backward_ms, 0);
+	pg_atomic_init_u64(&s->borrow_at_ns, 0);
 	s->created = GetCurrentTimestamp();
 }
 
@@ -119,53 +121,80 @@ raise_state(SfStream *st, uint64 floor)
 }
 
 /*
- * Clock floor hooks: a floor was just read (first use of a database since
- * the start, or since promotion); the server-wide states start above it,
- * before any backend may issue again: above every id of its time counted
- * from this start's epoch, and from the epoch those ids were counted from
- * (an earlier one makes the old ids' time field larger).  Not above a
- * glitch floor: a stream cannot run ahead of the clock, so the worker id
- * kept with that floor is refused instead (idgen_clock_glitch_refuses) and
- * any other worker id issues at the clock.
+ * Clock floor hooks: a floor was just read (a backend's first use of a
+ * database, or the first since promotion); the server-wide state continues
+ * above it, before any backend may issue again.  The floor is a word of the
+ * stream: compared as it is, whatever epoch or worker id it was issued under.
  */
 static void
-raise_to_floor(SfStream *st, int64 floor_unix_ms, int64 epoch_unix_ms, bool glitch)
+snowflake_raise(int64 floor_word)
+{
+	snowflake_attach_shared(&sf_stream);
+	raise_state(&sf_stream, (uint64) floor_word);
+}
+
+static void
+jsid_raise(int64 floor_word)
+{
+	snowflake_attach_shared(&js_stream);
+	raise_state(&js_stream, (uint64) floor_word);
+}
+
+static int64
+stream_word_unix_ms(SfStream *st, int64 word)
 {
 	snowflake_attach_shared(st);
-	if (glitch)
-		return;
-	raise_state(st, (uint64) sf::state_after(*st->layout, Max(floor_unix_ms - st->epoch_ms,
-															  floor_unix_ms - epoch_unix_ms)));
+	return (word >> st->layout->time_shift()) + st->epoch_ms;
 }
 
-static void
-snowflake_raise_to_floor(int64 floor_unix_ms, int64 epoch_unix_ms, bool glitch)
+static int64 snowflake_word_ms(int64 w) { return stream_word_unix_ms(&sf_stream, w); }
+static int64 jsid_word_ms(int64 w) { return stream_word_unix_ms(&js_stream, w); }
+
+static int64
+snowflake_last_word(void)
 {
-	raise_to_floor(&sf_stream, floor_unix_ms, epoch_unix_ms, glitch);
+	snowflake_attach_shared(&sf_stream);
+	return (int64) pg_atomic_read_u64(&sf_stream.shared->state);
 }
 
-static void
-jsid_raise_to_floor(int64 floor_unix_ms, int64 epoch_unix_ms, bool glitch)
+static int64
+jsid_last_word(void)
 {
-	raise_to_floor(&js_stream, floor_unix_ms, epoch_unix_ms, glitch);
+	snowflake_attach_shared(&js_stream);
+	return (int64) pg_atomic_read_u64(&js_stream.shared->state);
 }
+
+static int64
+snowflake_ahead_since(void)
+{
+	snowflake_attach_shared(&sf_stream);
+	return (int64) pg_atomic_read_u64(&sf_stream.shared->ahead_since);
+}
+
+static int64
+jsid_ahead_since(void)
+{
+	snowflake_attach_shared(&js_stream);
+	return (int64) pg_atomic_read_u64(&js_stream.shared->ahead_since);
+}
+
+static const IdgenStreamOps sf_ops = {
+	"snowflake", "snowflake_floor", snowflake_raise, snowflake_word_ms, snowflake_last_word, snowflake_ahead_since
+};
+static const IdgenStreamOps js_ops = {
+	"jsid", "jsid_floor", jsid_raise, jsid_word_ms, jsid_last_word, jsid_ahead_since
+};
 
 /*
  * First generation in this backend, or the floor is not final (a promotion
- * since): attach and load this database's floor (on the database's first use
- * since the start that may wait for the clock), and refuse an epoch moved
- * later while it would make ids smaller: the slot is kept only once that
- * check has passed, so every call of this backend makes it until then.
+ * since): attach and load this database's floors; warn once when the time
+ * field runs out within id_gen.headroom_warning_days.
  */
 static void
-snowflake_attach_generator(SfStream *st, const char *fname)
+snowflake_attach_generator(SfStream *st)
 {
-	IdgenFloorSlot *slot;
-
 	snowflake_attach_shared(st);
-	slot = idgen_clock_floor();
-	idgen_clock_check_epoch(fname);
-	st->slot = slot;
+	st->slot = idgen_clock_floor();
 	if (st->warned)
 		return;
 	st->warned = true;
@@ -250,19 +279,56 @@ wait_past_ms(SfStream *st, int64 ms)
 }
 
 /*
+ * Ahead of the clock with the last id's millisecond used up: may the next
+ * one be borrowed now?  One borrow per elapsed real millisecond (the
+ * monotonic clock): taken by compare-and-swap, so that the lead never grows
+ * however many backends call.  Otherwise sleep until one may be.
+ */
+static bool
+take_borrow(SfStream *st)
+{
+	int64		mono = idgen_clock_mono_ns();
+	uint64		at = pg_atomic_read_u64(&st->shared->borrow_at_ns);
+
+	/* (a time more than a millisecond away was set under another test clock) */
+	if (((int64) at <= mono || (int64) at > mono + 1000000) &&
+		pg_atomic_compare_exchange_u64(&st->shared->borrow_at_ns, &at, (uint64) (mono + 1000000)))
+		return true;
+	pg_usleep(Max(1, Min(1000, ((int64) at - mono) / 1000)));
+	CHECK_FOR_INTERRUPTS();
+	return false;
+}
+
+/* Note when the stream went ahead of the clock, and when it came back. */
+static void
+note_ahead(SnowflakeShared *sh, bool ahead)
+{
+	if (ahead)
+	{
+		uint64		zero = 0;
+
+		if (pg_atomic_compare_exchange_u64(&sh->ahead_since, &zero, (uint64) idgen_clock_now_ms()))
+			pg_atomic_fetch_add_u64(&sh->clock_backward_events, 1);
+	}
+	else
+		pg_atomic_write_u64(&sh->ahead_since, 0);
+}
+
+/*
  * Reserve `count` consecutive ids (1..4096) within one millisecond; returns
  * the first.  The only function that changes the state word.
  */
 static int64
 snowflake_reserve(SfStream *st, int32 count, const char *fname)
 {
-	bool		saw_backward = false;
+	bool		may_borrow = false;
 	SnowflakeShared *sh;
 	int64		sf_epoch_ms;
+	IdgenStream stream = st == &sf_stream ? IDGEN_STREAM_SNOWFLAKE : IDGEN_STREAM_JSID;
 
 	idgen_check_can_generate(fname);
 	if (unlikely(!idgen_clock_floor_ready(st->slot)))
-		snowflake_attach_generator(st, fname);
+		snowflake_attach_generator(st);
 	sh = st->shared;
 	sf_epoch_ms = st->epoch_ms;
 
@@ -271,18 +337,17 @@ snowflake_reserve(SfStream *st, int32 count, const char *fname)
 		/* State first, then the clock: a reading older than the state is a real step back. */
 		uint64		state = pg_atomic_read_u64(&sh->state);
 		int64		now = idgen_clock_now_ms() - sf_epoch_ms;
-		int64		floor = idgen_clock_floor_reserved(st->slot) - sf_epoch_ms;
+		int64		floor = idgen_clock_floor_of(st->slot, stream);
 		int32		worker = stream_worker(st, fname);
 
-		/* Ids of this worker id may exist ahead of the clock (clock.hpp). */
-		if (unlikely(idgen_clock_glitch_refuses(st->slot, now + sf_epoch_ms, worker)))
-		{
-			idgen_clock_glitch_wait(st->slot, fname, worker);
-			continue;
-		}
+		/* A jump past the last id's next millisecond: follow it only if real time confirms it. */
+		if (unlikely(now > ((int64) state >> st->layout->time_shift()) + 1))
+			now = idgen_clock_confirm_ms(now + sf_epoch_ms) - sf_epoch_ms;
 
+		/* the largest millisecond the floor covers whole */
 		sf::Step	s = sf::next(*st->layout, (int64) state, now, worker, count,
-								 floor, idgen_max_clock_backward_ms, idgen_snowflake_start_spread);
+								 ((floor + 1) >> st->layout->time_shift()) - 1, may_borrow,
+								 idgen_snowflake_start_spread);
 
 		switch (s.status)
 		{
@@ -290,44 +355,27 @@ snowflake_reserve(SfStream *st, int32 count, const char *fname)
 				if (!pg_atomic_compare_exchange_u64(&sh->state, &state, (uint64) s.new_state))
 					continue;
 				pg_atomic_fetch_add_u64(&sh->issued, count);
-				if (unlikely(s.behind_ms > 0) && !saw_backward)
-				{
-					pg_atomic_fetch_add_u64(&sh->clock_backward_events, 1);
-					pg_atomic_write_u64(&sh->last_backward_ms, (uint64) idgen_clock_now_ms());
-				}
+				if (unlikely((s.behind_ms > 0) != (pg_atomic_read_u64(&sh->ahead_since) != 0)))
+					note_ahead(sh, s.behind_ms > 0);
 				return s.first_id;
 			case sf::Status::WaitNextMs:
 				pg_atomic_fetch_add_u64(&sh->next_ms_waits, 1);
 				wait_past_ms(st, now);
 				continue;
-			case sf::Status::ClockBackwardWait:
-				if (!saw_backward)
-				{
-					pg_atomic_fetch_add_u64(&sh->clock_backward_events, 1);
-					pg_atomic_write_u64(&sh->last_backward_ms, (uint64) idgen_clock_now_ms());
-				}
-				saw_backward = true;
-				idgen_sleep_ms(s.wait_ms);
+			case sf::Status::AheadFull:
+				may_borrow = take_borrow(st);
 				continue;
 			case sf::Status::FloorReached:
-				/* Always possible here: idgen_check_can_generate() passed. */
-				if (idgen_clock_floor_advance(st->slot, s.need_floor_ms + sf_epoch_ms) <
-					s.need_floor_ms + sf_epoch_ms)
-					elog(ERROR, "%s(): the clock floor could not be advanced", fname);
-				continue;
-			case sf::Status::ClockBackwardError:
-				pg_atomic_fetch_add_u64(&sh->clock_backward_errors, 1);
-				pg_atomic_write_u64(&sh->last_backward_ms, (uint64) idgen_clock_now_ms());
-				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("%s(): the clock moved backwards by %lld ms", fname, (long long) s.behind_ms),
-						 errdetail("The last id was issued at %s; id_gen.max_clock_backward_ms is %d.",
-								   timestamptz_to_str(idgen_timestamptz_from_unix_ms(
-									   ((int64) state >> st->layout->time_shift()) + sf_epoch_ms)),
-								   idgen_max_clock_backward_ms),
-						 errhint("No id is issued until the clock catches up. Check the server's time synchronisation, "
-								 "or raise id_gen.max_clock_backward_ms to wait out such steps.")));
-				break;
+				{
+					/* The floor: the reserved millisecond's last id of any worker. */
+					int64		need = sf::state_after(*st->layout, s.need_floor_ms);
+					int64		target = sf::state_after(*st->layout, Max(s.need_floor_ms, now) + IDGEN_FLOOR_STEP_MS);
+
+					/* Always possible here: idgen_check_can_generate() passed. */
+					if (idgen_clock_floor_advance(st->slot, stream, need, target) < need)
+						elog(ERROR, "%s(): the floor could not be advanced", fname);
+					continue;
+				}
 			case sf::Status::ClockBeforeEpoch:
 				ereport(ERROR,
 						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -532,9 +580,15 @@ stream_state(SfStream *st, FunctionCallInfo fcinfo)
 	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sh->issued));
 	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sh->next_ms_waits));
 	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sh->clock_backward_events));
-	values[i++] = Int64GetDatum((int64) pg_atomic_read_u64(&sh->clock_backward_errors));
+	{
+		int64		since = (int64) pg_atomic_read_u64(&sh->ahead_since);
+
+		nulls[i] = since == 0;
+		values[i++] = TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(since));
+	}
 	if (slot != nullptr && pg_atomic_read_u32(&slot->loaded) != 0)
-		values[i] = TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(idgen_clock_floor_reserved(slot)));
+		values[i] = TimestampTzGetDatum(idgen_timestamptz_from_unix_ms(
+			stream_word_unix_ms(st, idgen_clock_floor_of(slot, st == &sf_stream ? IDGEN_STREAM_SNOWFLAKE : IDGEN_STREAM_JSID))));
 	else
 		nulls[i] = true;
 	i++;
@@ -567,32 +621,12 @@ IDGEN_FUNCTION(jsid_state)
 	return stream_state(&js_stream, fcinfo);
 }
 
-/*
- * id_gen.clock_last_backward(): when snowflake_next() or jsid_next() last saw
- * the clock behind its last id (waited out or refused) since the server
- * started; NULL if never.  For the clock row of id_gen.headroom.
- */
-IDGEN_FUNCTION(clock_last_backward)
-{
-	SfStream   *streams[] = {&sf_stream, &js_stream};
-	uint64		last = 0;
-
-	for (SfStream *st : streams)
-	{
-		snowflake_attach_shared(st);
-		last = Max(last, pg_atomic_read_u64(&st->shared->last_backward_ms));
-	}
-	if (last == 0)
-		PG_RETURN_NULL();
-	PG_RETURN_TIMESTAMPTZ(idgen_timestamptz_from_unix_ms((int64) last));
-}
-
 /* From _PG_init: the shared states, and their start above every floor read. */
 void
 idgen_snowflake_init(void)
 {
 	idgen_shmem_register(&sf_stream.shmem);
 	idgen_shmem_register(&js_stream.shmem);
-	idgen_clock_on_load(snowflake_raise_to_floor);
-	idgen_clock_on_load(jsid_raise_to_floor);
+	idgen_clock_register(IDGEN_STREAM_SNOWFLAKE, &sf_ops);
+	idgen_clock_register(IDGEN_STREAM_JSID, &js_ops);
 }

@@ -17,10 +17,12 @@
  *    Server's NEWSEQUENTIALID byte order.
  *
  * Shared state protocol: `word` is only ever changed by CAS and only grows;
- * a millisecond above the persisted clock floors is issued only after they
- * have been raised (clock.hpp), in every context that can write WAL,
- * parallel workers and read-only transactions included; after every floor
- * read (a start, a promotion) the word is raised above it by a hook.  The structure is created
+ * a word above this database's persisted floor (id_gen.timeuuid_floor) is
+ * issued only after the floor has been raised (clock.hpp), where WAL can be
+ * written (not in read-only transactions, parallel workers or on a hot
+ * standby); after every floor read (a start, a promotion) the word is
+ * raised above it by a hook.  A jump of the clock past the word's next
+ * millisecond is followed only if the monotonic clock confirms it.  The structure is created
  * by the first backend that needs it (idgen_shmem_attach) and lives until
  * the postmaster restarts.
  */
@@ -46,17 +48,18 @@ extern "C" {
 typedef struct TimeuuidShared
 {
 	pg_atomic_uint64 word;		/* last issued state word, 0 before the first */
+	pg_atomic_uint64 ahead_since;	/* Unix ms the stream went ahead of the clock, 0: it is not */
 } TimeuuidShared;
 
 static TimeuuidShared *tu_shared = nullptr;
 
 /*
- * This database's persistent clock floor (src/pg/clock.hpp), shared with
- * snowflake_next(): no id is issued at a millisecond above the floor unless
- * the floor has first been raised durably, and after a restart, a crash or
- * a promotion the stream starts above the floor persisted before.  A
- * parallel worker or a read-only transaction cannot raise the floor: its ids
- * above it are issued all the same (their random bits keep them apart).
+ * This database's floor slot (src/pg/clock.hpp): no word above the floor is
+ * issued unless the floor has first been raised durably, and after a
+ * restart, a crash or a promotion the stream starts above the floor
+ * persisted before.  A parallel worker or a read-only transaction cannot
+ * raise the floor: its ids above it are issued all the same (their random
+ * bits keep them apart).
  */
 static IdgenFloorSlot *tu_slot = nullptr;
 
@@ -66,6 +69,7 @@ tu_shared_init(void *ptr)
 	TimeuuidShared *st = static_cast<TimeuuidShared *>(ptr);
 
 	pg_atomic_init_u64(&st->word, 0);
+	pg_atomic_init_u64(&st->ahead_since, 0);
 }
 
 static const IdgenShmemStruct timeuuid_shmem = {
@@ -91,18 +95,37 @@ tu_attach(void)
 }
 
 /*
- * Clock floor hook: a floor was just read (first use of a database since the
- * start, or since promotion): the stream continues after its last
- * millisecond, before any backend may issue again, a glitch floor's too
- * (the stream runs ahead of the clock as it must; its random bits keep ids
- * of several servers apart).
+ * Clock floor hook: a floor (a word of this stream) was just read (a
+ * backend's first use of a database, or the first since promotion): the
+ * stream continues above it, before any backend may issue again.
  */
 static void
-tu_raise_to_floor(int64 floor_unix_ms, int64 epoch_unix_ms, bool glitch)
+tu_raise_to_floor(int64 floor_word)
 {
-	tu_raise_word(tu_attach(),
-				  idgen::v7_word_from_clock(static_cast<uint64>(floor_unix_ms + 1) * 1000000) - 1);
+	tu_raise_word(tu_attach(), static_cast<uint64>(floor_word));
 }
+
+static int64
+tu_word_unix_ms(int64 word)
+{
+	return static_cast<int64>(idgen::v7_word_ms(static_cast<uint64>(word)));
+}
+
+static int64
+tu_last_word(void)
+{
+	return static_cast<int64>(pg_atomic_read_u64(&tu_attach()->word));
+}
+
+static int64
+tu_ahead_since(void)
+{
+	return static_cast<int64>(pg_atomic_read_u64(&tu_attach()->ahead_since));
+}
+
+static const IdgenStreamOps tu_ops = {
+	"timeuuid", "timeuuid_floor", tu_raise_to_floor, tu_word_unix_ms, tu_last_word, tu_ahead_since
+};
 
 /*
  * The shared state, with this database's floor loaded: on the first use in
@@ -124,7 +147,7 @@ void
 idgen_timeuuid_init(void)
 {
 	idgen_shmem_register(&timeuuid_shmem);
-	idgen_clock_on_load(tu_raise_to_floor);
+	idgen_clock_register(IDGEN_STREAM_TIMEUUID, &tu_ops);
 }
 
 /*
@@ -174,8 +197,12 @@ tu_next_monotonic(void)
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("the clock is beyond the range of timeuuid_next()"),
 				 errdetail("timeuuid_next() counts 44-bit milliseconds from 1970, until the year 2527.")));
-	now = idgen::v7_word_from_clock(now_ns);
 	prev = pg_atomic_read_u64(&st->word);
+	/* A jump past the last word's next millisecond: follow it only if real time confirms it. */
+	if (unlikely(now_ns / 1000000 > idgen::v7_word_ms(prev) + 1))
+		now_ns = static_cast<uint64>(idgen_clock_confirm_ms(static_cast<int64>(now_ns / 1000000))) * 1000000 +
+			now_ns % 1000000;
+	now = idgen::v7_word_from_clock(now_ns);
 	for (;;)
 	{
 		next = idgen::v7_word_advance(prev, now);
@@ -184,17 +211,27 @@ tu_next_monotonic(void)
 					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 					 errmsg("timeuuid_next() has exhausted its time range")));
 		/*
-		 * Above the persisted floors: raise them durably first (once a
-		 * second).  Where nothing can be written (a hot standby) the id is
-		 * issued all the same, outside the restart guarantee (documented).
+		 * Above the persisted floor: raise it durably first (once a second),
+		 * to the last word of a millisecond a step ahead.  Where nothing can
+		 * be written (a hot standby, a read-only transaction, a parallel
+		 * worker) the id is issued all the same, outside the restart
+		 * guarantee (documented).
 		 */
-		int64		ms = static_cast<int64>(idgen::v7_word_ms(next));
+		if (unlikely(static_cast<int64>(next) > idgen_clock_floor_of(tu_slot, IDGEN_STREAM_TIMEUUID)))
+		{
+			uint64		ms = Max(idgen::v7_word_ms(next), now_ns / 1000000) + IDGEN_FLOOR_STEP_MS;
 
-		if (unlikely(ms > idgen_clock_floor_reserved(tu_slot)))
-			(void) idgen_clock_floor_advance(tu_slot, ms);
+			(void) idgen_clock_floor_advance(tu_slot, IDGEN_STREAM_TIMEUUID, static_cast<int64>(next),
+											 static_cast<int64>(idgen::v7_word_from_clock((ms + 1) * 1000000) - 1));
+		}
 		if (pg_atomic_compare_exchange_u64(&st->word, &prev, next))
 			break;
 	}
+	/* Note when the stream went ahead of the clock (the word's ms past the clock's), and back. */
+	if (unlikely((next > now && idgen::v7_word_ms(next) > idgen::v7_word_ms(now)) !=
+				 (pg_atomic_read_u64(&st->ahead_since) != 0)))
+		pg_atomic_write_u64(&st->ahead_since,
+							pg_atomic_read_u64(&st->ahead_since) != 0 ? 0 : static_cast<uint64>(now_ns / 1000000));
 
 	res = static_cast<pg_uuid_t *>(palloc(sizeof(pg_uuid_t)));
 	idgen::uuid_v7_from_word(res->data, next, tu_random64());

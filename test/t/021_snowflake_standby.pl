@@ -11,7 +11,7 @@ use Test::More;
 my $primary = PostgreSQL::Test::Cluster->new('primary');
 $primary->init(allows_streaming => 1);
 $primary->append_conf('postgresql.conf',
-	"id_gen.worker_id = 4\nid_gen.launch_id = 7\nid_gen.max_clock_backward_ms = 2000\n");
+	"id_gen.worker_id = 4\nid_gen.launch_id = 7\n");
 $primary->start;
 $primary->safe_psql('postgres',
 	'CREATE EXTENSION id_gen; CREATE TABLE ids (origin text, sf bigint UNIQUE, dec bigint UNIQUE)');

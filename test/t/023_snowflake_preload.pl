@@ -58,11 +58,11 @@ my $a = $node->safe_psql('postgres', 'SELECT snowflake_next()');
 my $b = $node->safe_psql('other', 'SELECT snowflake_next()');
 my $c = $node->safe_psql('postgres', 'SELECT snowflake_next()');
 ok($a < $b && $b < $c, 'ids from two databases interleave in one increasing order');
-is($node->safe_psql('other', 'SELECT last_value > 0 FROM id_gen.clock_floor'), 't', 'the other database persisted its own floor');
+is($node->safe_psql('other', 'SELECT last_value > 0 FROM id_gen.snowflake_floor'), 't', 'the other database persisted its own floor');
 
 # pg_dump keeps the floor and generator sequences (config dump).
 my $dump = $node->safe_psql('postgres', 'SELECT 1') && `pg_dump -d "@{[ $node->connstr('postgres') ]}" 2>&1`;
-like($dump, qr/setval\('id_gen.clock_floor', \d+, true\)/, 'pg_dump saves the clock floor');
+like($dump, qr/setval\('id_gen.snowflake_floor', \d+, true\)/, 'pg_dump saves the clock floor');
 
 # The state function after all this.
 is($node->safe_psql('postgres',

@@ -52,7 +52,7 @@ $node->safe_psql('postgres', "CREATE DATABASE again OID = $oid TEMPLATE tmpl");
 "
 	  . "SELECT timeuuid_next() IS NOT NULL, snowflake_next() > 0, jsid_next() > 0, decimal_id() > 0;");
 is($ret, 0, 'a database with a dropped one\'s OID generates') or diag($err);
-is($node->safe_psql('again', 'SELECT last_value > 0 FROM id_gen.clock_floor'), 't',
+is($node->safe_psql('again', 'SELECT last_value > 0 FROM id_gen.snowflake_floor'), 't',
 	'... with its floor written into its own sequence');
 for my $i (2 .. 100)
 {

@@ -207,7 +207,7 @@ my $locks = $node->safe_psql('postgres',
 	"SELECT string_agg(DISTINCT l, ', ' ORDER BY l) FROM samples, unnest(poll_locks) l");
 note("locks the poll holds: $locks");
 # Generators take the key lock (locktype object), ShareUpdateExclusiveLock on
-# id_gen.clock_floor and id_gen.decimal_generator, RowExclusiveLock on a key's
+# id_gen.snowflake_floor and id_gen.decimal_counter, RowExclusiveLock on a key's
 # sequence (nextval): the poll holds no lock that conflicts with those.
 unlike($locks, qr/(^|, )object |\b(ShareUpdateExclusiveLock|ShareLock|ShareRowExclusiveLock|AccessExclusiveLock)\b|(?<!virtualxid )\bExclusiveLock\b/,
 	'the poll holds no key lock and no lock that conflicts with a generator\'s');

@@ -85,16 +85,6 @@ TEST(DecimalId, CounterWordAdvancesWithinTheReservation)
 	EXPECT_LT(a, b);
 }
 
-TEST(DecimalId, GeneratorFromTheDatabaseOid)
-{
-	EXPECT_EQ(derived_generator(5), 50005);
-	EXPECT_EQ(derived_generator(16384), 66384);
-	EXPECT_EQ(derived_generator(49999), 99999);
-	EXPECT_EQ(derived_generator(50000), 50000);
-	EXPECT_EQ(derived_generator(4294967295u), 50000 + 4294967295u % 50000);
-	EXPECT_LE(derived_generator(4294967295u), kMaxGenerator);
-}
-
 TEST(DecimalId, ReservationsGrowWhenBusyAndShrinkWhenQuiet)
 {
 	EXPECT_EQ(next_chunk(0, 0), kChunkMin);

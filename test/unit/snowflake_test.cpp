@@ -1,7 +1,8 @@
 /*
  * Unit tests for the snowflake layout and the generator's transition
- * function: every status, sequence rollover, clock steps backwards within and
- * beyond the tolerance, the persisted floor, and the end of the 41-bit time.
+ * function: every status, sequence rollover, the clock behind the state
+ * (ids continue, a borrowed millisecond only when allowed), the persisted
+ * floor, and the end of the 41-bit time.
  */
 #include "core/snowflake.hpp"
 
@@ -154,36 +155,48 @@ TEST(SnowflakeNext, BatchIsContiguousWithinOneMs)
 	EXPECT_EQ(next(0, 10, -1, 1, kNoFloor, 10).status, Status::BadArgument);
 }
 
-TEST(SnowflakeNext, ClockBackwardWithinToleranceKeepsSequence)
+TEST(SnowflakeNext, ClockBehindKeepsSequence)
 {
 	/* The pitfall: the sequence must not restart at 0 when the clock steps back. */
 	const int64_t last = id_of(1000, 2, 17);
-	Step		s = next(last, 995, 2, 1, kNoFloor, 10);
+	Step		s = next(last, 995, 2, 1, kNoFloor, false);
 
 	ASSERT_EQ(s.status, Status::Ok);
 	EXPECT_EQ(s.first_id, last + 1);
 	EXPECT_EQ(s.behind_ms, 5);
-
-	/* With that millisecond used up, it waits for the clock to come back. */
-	s = next(id_of(1000, 2, kMaxSequence), 995, 2, 1, kNoFloor, 10);
-	ASSERT_EQ(s.status, Status::ClockBackwardWait);
-	EXPECT_EQ(s.behind_ms, 5);
-	EXPECT_EQ(s.wait_ms, 6);
-
-	/* Exactly at the tolerance is still waited out. */
-	EXPECT_EQ(next(last, 990, 2, 1, kNoFloor, 10).status, Status::Ok);
+	/* However far behind: ids continue above the state, never refused. */
+	s = next(last, 0, 2, 1, kNoFloor, false);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, last + 1);
+	EXPECT_EQ(s.behind_ms, 1000);
 }
 
-TEST(SnowflakeNext, ClockBackwardBeyondToleranceFails)
+TEST(SnowflakeNext, AheadBorrowsTheNextMillisecondOnlyWhenAllowed)
 {
-	const int64_t last = id_of(1000, 2, 17);
-	Step		s = next(last, 989, 2, 1, kNoFloor, 10);
+	/* That millisecond used up, ahead of the clock: the caller must allow a borrow. */
+	Step		s = next(id_of(1000, 2, kMaxSequence), 995, 2, 1, kNoFloor, false);
 
-	ASSERT_EQ(s.status, Status::ClockBackwardError);
-	EXPECT_EQ(s.behind_ms, 11);
-	/* Tolerance 0: any step back fails, even with sequence left. */
-	EXPECT_EQ(next(last, 999, 2, 1, kNoFloor, 0).status, Status::ClockBackwardError);
-	EXPECT_EQ(next(last, 1000, 2, 1, kNoFloor, 0).status, Status::Ok);
+	ASSERT_EQ(s.status, Status::AheadFull);
+	EXPECT_EQ(s.behind_ms, 5);
+	/* Borrowed as (ms + 1) | worker | start, not state + 1 (which would carry into the worker). */
+	s = next(id_of(1000, 2, kMaxSequence), 995, 2, 1, kNoFloor, true);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(1001, 2, 0));
+	EXPECT_EQ(s.behind_ms, 6);
+	/* With a spread the borrowed millisecond starts where a fresh one would. */
+	s = next(id_of(1000, 2, kMaxSequence), 995, 2, 1, kNoFloor, true, 255);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(1001, 2, (kMaxSequence + 1) % 256));
+	/* A higher worker id in the state: borrow too, never below it. */
+	s = next(id_of(1000, 9, 5), 995, 2, 1, kNoFloor, true);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, id_of(1001, 2, 0));
+	/* The clock at the state's millisecond: wait for the next one, never borrow. */
+	EXPECT_EQ(next(id_of(1000, 2, kMaxSequence), 1000, 2, 1, kNoFloor, true).status, Status::WaitNextMs);
+	/* A borrow above the floor raises the floor first. */
+	s = next(id_of(1000, 2, kMaxSequence), 995, 2, 1, 1000, true);
+	ASSERT_EQ(s.status, Status::FloorReached);
+	EXPECT_EQ(s.need_floor_ms, 1001);
 }
 
 TEST(SnowflakeNext, NeverBelowStateExhaustive)
@@ -202,16 +215,18 @@ TEST(SnowflakeNext, NeverBelowStateExhaustive)
 						for (int32_t n : {1, 2, 4000, 4096})
 						{
 							const int64_t st = id_of(last_ms, lw, ls);
-							Step		s = next(st, now, w, n, kNoFloor, 2, spread);
+							const bool	borrow = (now + last_ms + n) % 2 == 0;
+							Step		s = next(st, now, w, n, kNoFloor, borrow, spread);
 
 							if (s.status != Status::Ok)
 							{
 								if (now >= last_ms)
 									ASSERT_EQ(s.status, Status::WaitNextMs);
-								else if (last_ms - now > 2)
-									ASSERT_EQ(s.status, Status::ClockBackwardError);
 								else
-									ASSERT_EQ(s.status, Status::ClockBackwardWait);
+								{
+									ASSERT_FALSE(borrow);
+									ASSERT_EQ(s.status, Status::AheadFull);
+								}
 								continue;
 							}
 							Parts		a,
@@ -224,13 +239,14 @@ TEST(SnowflakeNext, NeverBelowStateExhaustive)
 							ASSERT_EQ(a.time_ms, b.time_ms);
 							ASSERT_EQ(a.worker, w);
 							ASSERT_EQ(b.worker, w);
-							ASSERT_LE(a.time_ms, now > last_ms ? now : last_ms);
+							/* never later than max(now, last), but for one borrowed ms ahead of the clock */
+							ASSERT_LE(a.time_ms, now > last_ms ? now : last_ms + (now < last_ms ? 1 : 0));
 							/*
 							 * A fresh ms starts after the last id's sequence modulo
 							 * spread + 1 (at 0 without a spread), lowered to fit
 							 * the run; when possible the state's own ms.
 							 */
-							if (now > last_ms)
+							if (now > last_ms || a.time_ms > last_ms)
 								ASSERT_EQ(a.sequence, std::min((ls + 1) % (spread + 1), kIdsPerMs - n));
 							else
 								ASSERT_EQ(a.time_ms, last_ms);
@@ -290,7 +306,8 @@ TEST(SnowflakeNext, EpochEdgesAndTimeExhaustion)
 /*
  * The protocol of the glue, in plain C++: threads advance one shared state
  * word with compare-and-swap, each reading the state first and the clock
- * second.  The fake clock steps back by up to the tolerance now and then.
+ * second.  The fake clock steps back now and then; a thread that meets a
+ * full millisecond ahead of the clock borrows the next one on its retry.
  * Every id must be unique, and each thread must see its ids increase.
  */
 #include <atomic>
@@ -316,7 +333,7 @@ race(const Layout &l, int32_t wid, std::vector<int64_t> &all, int32_t spread = 0
 			int64_t		st = state.load();
 			int64_t		now = clock.load();
 			const int32_t n = (rnd % 7 == 0) ? 3 : 1;
-			Step		s = next(l, st, now, wid, n, l.max_time(), 5, spread);
+			Step		s = next(l, st, now, wid, n, l.max_time(), rnd % 3 == 0, spread);
 
 			rnd = rnd * 1103515245u + 12345u;
 			if (s.status == Status::Ok)
@@ -327,13 +344,8 @@ race(const Layout &l, int32_t wid, std::vector<int64_t> &all, int32_t spread = 0
 			}
 			else
 			{
-				ASSERT_TRUE(s.status == Status::WaitNextMs || s.status == Status::ClockBackwardWait);
-				/*
-				 * "Time passes": forward, or now and then 3 ms back, but never
-				 * more than 3 ms behind the last id issued: several threads
-				 * stepping back at once must not add up beyond the tolerance
-				 * (that would rightly be a ClockBackwardError).
-				 */
+				ASSERT_TRUE(s.status == Status::WaitNextMs || s.status == Status::AheadFull);
+				/* "Time passes": forward, or now and then 3 ms back. */
 				int64_t		c = clock.load();
 
 				if (rnd % 16 == 0)
@@ -426,12 +438,13 @@ TEST(JsidNext, ClockBackwardAndWorkerRange)
 	ASSERT_EQ(s.status, Status::Ok);
 	int64_t		state = s.new_state;
 
-	/* 5 ms back, within the tolerance: continue in the last id's millisecond */
-	s = next(kJsid, state, 995, 2, 1, kJsid.max_time(), 10);
+	/* 5 ms or 50 ms back: continue in the last id's millisecond */
+	s = next(kJsid, state, 995, 2, 1, kJsid.max_time(), false);
 	ASSERT_EQ(s.status, Status::Ok);
 	EXPECT_EQ(s.first_id, state + 1);
-	/* 50 ms back: an error, no id */
-	EXPECT_EQ(next(kJsid, state, 950, 2, 1, kJsid.max_time(), 10).status, Status::ClockBackwardError);
+	s = next(kJsid, state, 950, 2, 1, kJsid.max_time(), false);
+	ASSERT_EQ(s.status, Status::Ok);
+	EXPECT_EQ(s.first_id, state + 1);
 	/* worker 16 does not fit the layout */
 	EXPECT_EQ(next(kJsid, 0, 1000, 16, 1, kJsid.max_time(), 10).status, Status::BadArgument);
 	/* the floor first */

@@ -23,7 +23,7 @@ EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text test/stat/id_str
 
 # Regression tests run on a stock server (no shared_preload_libraries): that
 # is the configuration CREATE EXTENSION must work in.
-REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor hilo_reserve hilo_adaptive hilo_orm hilo_roles snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_families timeuuid_comb id_encode jsid snowflake_spread node_identity hilo_nodes upgrade
+REGRESS = setup hilo hilo_errors hilo_reserve hilo_roles snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_families timeuuid_comb id_encode jsid snowflake_spread node_identity hilo_nodes
 # Tests that need the test build (make temp-install): make test runs them
 # after REGRESS; make installcheck and the package, on a production build,
 # do not.
@@ -49,7 +49,7 @@ ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
 # them all against a throwaway server with test/regress.conf's settings on
 # which no earlier run used decimal_id(): debian/tests/installcheck
 # does, in a cluster pg_virtualenv makes for it.
-INSTALLCHECK_SKIP_REGRESS = hilo_rollback hilo_reserve hilo_orm decimal_id jsid snowflake_spread node_identity
+INSTALLCHECK_SKIP_REGRESS = hilo_reserve decimal_id jsid snowflake_spread node_identity
 INSTALLCHECK_SKIP_ISOLATION = hilo_admin_rollback snowflake_spread decimal_concurrent
 # The expected outputs show one block per draw: the keys the tests make have
 # fixed blocks (test/regress.conf sets the same for make test); a

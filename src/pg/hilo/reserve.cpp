@@ -54,10 +54,13 @@ IDGEN_FUNCTION(hilo_reserve)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("hilo_reserve() gives at most %d blocks per call", kHiloReserveMaxBlocks),
-					 errdetail(INT64_FORMAT " ids asked for; the blocks drawn so far are lost.", want),
+					 errdetail(INT64_FORMAT " ids asked for; a role that may insert burns no key faster than that.", want),
 					 errhint("Ask for fewer ids per call, or raise the key's block size (ALTER SEQUENCE ... INCREMENT BY).")));
 		b = hilo_draw_block(relid, true, idgen::HiloStrategy::pooled, 0, &increment);
 		got += b.last - b.next + 1;
+		/* Known once the first block is in: refuse before drawing the rest. */
+		if (blocks == 0 && want - got > (int64) (kHiloReserveMaxBlocks - 1) * increment)
+			blocks = kHiloReserveMaxBlocks - 1;
 		if (run.next <= run.last && b.next == run.last + 1)
 			run.last = b.last;	/* adjacent: one range */
 		else

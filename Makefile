@@ -29,8 +29,8 @@ REGRESS = setup hilo hilo_errors hilo_reserve hilo_roles snowflake decimal_id ti
 # do not.
 REGRESS_TEST_HOOKS = clock_hooks headroom
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
-ISOLATION = hilo_first_use hilo_key_made hilo_partition_maintenance hilo_max_lo hilo_change_concurrent hilo_key_lock hilo_privileges hilo_admin_rollback hilo_change_cancel hilo_reserve hilo_orm hilo_roles snowflake_concurrent snowflake_spread decimal_concurrent
-ISOLATION_TEST_HOOKS = timeuuid_concurrent
+ISOLATION = hilo_first_use hilo_sequence_changes hilo_partition_maintenance hilo_privileges hilo_reserve hilo_roles snowflake_concurrent snowflake_spread decimal_concurrent
+ISOLATION_TEST_HOOKS = hilo_draw_lock timeuuid_concurrent
 ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
 # make installcheck runs against a running server, as a user whose name is a
 # superuser role there (PGHOST, PGPORT, PGUSER say which server): one that
@@ -50,7 +50,7 @@ ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
 # which no earlier run used decimal_id(): debian/tests/installcheck
 # does, in a cluster pg_virtualenv makes for it.
 INSTALLCHECK_SKIP_REGRESS = hilo_reserve decimal_id jsid snowflake_spread node_identity
-INSTALLCHECK_SKIP_ISOLATION = hilo_admin_rollback snowflake_spread decimal_concurrent
+INSTALLCHECK_SKIP_ISOLATION = snowflake_spread decimal_concurrent
 # The expected outputs show one block per draw: the keys the tests make have
 # fixed blocks (test/regress.conf sets the same for make test); a
 # session's option, so the server's own settings stay as they are.

@@ -95,7 +95,7 @@ for my $t (@tables)
 {
 	my $seq = $b->safe_psql('postgres', "SELECT sequence FROM id_gen.hilo_keys WHERE table_name = '$t'::regclass");
 	cmp_ok($b->safe_psql('postgres', "SELECT setval('$seq', max(id)) FROM $t"), '>=', $max_a{$t},
-		"setval() on B moves $t's key above the replicated rows");
+		"setval() on B moves the key of $t above the replicated rows");
 }
 for my $i (1 .. 3)
 {

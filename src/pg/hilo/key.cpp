@@ -201,7 +201,8 @@ hilo_parse_default(Node *expr, Oid *first, idgen::HiloStrategy *strategy, int32 
 	*first = DatumGetObjectId(((Const *) args[0])->constvalue);
 	if (n == 1 && (strcmp(symbol, "hilo_next") == 0 || strcmp(symbol, "hilo_next_text") == 0))
 		return HiloForm::own;
-	if (n == 3 && strcmp(symbol, "hilo_next_orm") == 0 && args[1] != nullptr &&
+	/* A stored call leaves max_lo's default out. */
+	if (n >= 2 && strcmp(symbol, "hilo_next_orm") == 0 && args[1] != nullptr &&
 		idgen::hilo_parse_strategy(TextDatumGetCString(((Const *) args[1])->constvalue), strategy))
 	{
 		*max_lo = args[2] != nullptr ? DatumGetInt32(((Const *) args[2])->constvalue) : 0;

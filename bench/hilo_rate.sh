@@ -56,11 +56,11 @@ start() { # workdir port
         # with hilo_set_adaptive, whose DDL made the key).
         "${P[@]}" -f - >/dev/null <<"SQL"
 DO $$ BEGIN
-    PERFORM hilo_set_adaptive('t', false);
-    PERFORM hilo_set_adaptive('t_many', true);
+    PERFORM hilo_set_adaptive('"'"'t'"'"', false);
+    PERFORM hilo_set_adaptive('"'"'t_many'"'"', true);
 EXCEPTION WHEN undefined_function THEN
-    PERFORM hilo_create_key('t');
-    PERFORM hilo_create_key('t_many');
+    PERFORM hilo_create_key('"'"'t'"'"');
+    PERFORM hilo_create_key('"'"'t_many'"'"');
     ALTER SEQUENCE t_many_id_seq CACHE 32;
 END $$;
 SQL

@@ -29,6 +29,7 @@ extern "C" {
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 }
 
 using idgen::HiloBlock;
@@ -114,6 +115,44 @@ hilo_seq_data(Relation seq, int64 *last_value, bool *is_called)
 	*last_value = d->last_value;
 	*is_called = d->is_called;
 	UnlockReleaseBuffer(buf);
+}
+
+/* A WARNING where id_gen.headroom says warning or critical: once per key and level a minute. */
+#define HILO_WARN_AGAIN_MS 60000
+
+static Oid	warned_relid = InvalidOid;
+static int	warned_level = 0;
+static TimestampTz warned_at = 0;
+
+static void
+hilo_warn_near_end(Oid relid, bool own, int64 first, int64 last, const HiloBlock *block)
+{
+	double		used;
+	int			level;
+	TimestampTz now;
+
+	if (last < first)
+		return;
+	used = ((double) block->last - (double) first + 1) / ((double) last - (double) first + 1);
+	level = used * 100.0 >= idgen_headroom_critical_percent ? 2 :
+		used * 100.0 >= idgen_headroom_warning_percent ? 1 : 0;
+	if (level == 0)
+		return;
+	now = GetCurrentTimestamp();
+	if (relid == warned_relid && level <= warned_level &&
+		!TimestampDifferenceExceeds(warned_at, now, HILO_WARN_AGAIN_MS))
+		return;
+	warned_relid = relid;
+	warned_level = level;
+	warned_at = now;
+	ereport(WARNING,
+			(errcode(ERRCODE_WARNING),
+			 errmsg("Hi/Lo %s %s has used %.1f%% of its ids", own ? "key of table" : "sequence",
+					hilo_relname(relid), used * 100.0),
+			 errdetail("Its ids end at " INT64_FORMAT "; the block just drawn ends at " INT64_FORMAT ".",
+					   last, block->last),
+			 errhint("id_gen.headroom shows every key's headroom; id_gen.headroom_warning_percent "
+					 "and id_gen.headroom_critical_percent set the points of this warning.")));
 }
 
 /* What a draw learnt about the sequence besides its block. */
@@ -226,6 +265,10 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 						 errhint("ALTER SEQUENCE %s MINVALUE <first> MAXVALUE <last> RESTART WITH <first id above the rows>.",
 								 hilo_relname(seqid))));
 		}
+		hilo_warn_near_end(relid, own, Max(params.seqmin, 1),
+						   idgen::hilo_reserved_to(strategy, params.seqmax,
+												   idgen::hilo_block_size(strategy, max_lo, params.seqincrement)),
+						   &block);
 		out->seqid = seqid;
 		out->filenode = seq->rd_rel->relfilenode;
 		out->tentative = seq->rd_createSubid != InvalidSubTransactionId ||

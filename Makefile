@@ -23,14 +23,14 @@ EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text test/stat/id_str
 
 # Regression tests run on a stock server (no shared_preload_libraries): that
 # is the configuration CREATE EXTENSION must work in.
-REGRESS = setup hilo hilo_errors hilo_rollback hilo_floor hilo_reserve hilo_adaptive hilo_orm hilo_roles snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_families timeuuid_mixed timeuuid_comb id_encode jsid snowflake_spread node_identity hilo_nodes upgrade
+REGRESS = setup hilo hilo_errors hilo_reserve hilo_roles snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_families timeuuid_mixed timeuuid_comb id_encode jsid snowflake_spread node_identity hilo_nodes upgrade
 # Tests that need the test build (make temp-install): make test runs them
 # after REGRESS; make installcheck and the package, on a production build,
 # do not.
 REGRESS_TEST_HOOKS = clock_hooks headroom
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
-ISOLATION = hilo_first_use hilo_key_made hilo_partition_maintenance hilo_max_lo hilo_change_concurrent hilo_key_lock hilo_privileges hilo_admin_rollback hilo_change_cancel hilo_reserve hilo_orm hilo_roles snowflake_concurrent snowflake_spread decimal_concurrent decimal_claim_locks
-ISOLATION_TEST_HOOKS = timeuuid_concurrent
+ISOLATION = hilo_first_use hilo_sequence_changes hilo_partition_maintenance hilo_privileges hilo_reserve hilo_roles snowflake_concurrent snowflake_spread decimal_concurrent decimal_claim_locks
+ISOLATION_TEST_HOOKS = hilo_draw_lock timeuuid_concurrent
 ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
 # make installcheck runs against a running server, as a user whose name is a
 # superuser role there (PGHOST, PGPORT, PGUSER say which server): one that
@@ -38,8 +38,7 @@ ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
 # id_gen's settings at their defaults.  It leaves out the tests that need
 # test/regress.conf's settings or a fresh server, or that change the
 # server's configuration: PREPARE TRANSACTION (max_prepared_transactions
-# is 0 by default): hilo_rollback, hilo_reserve, hilo_orm,
-# hilo_admin_rollback; id_gen.launch_id and a database whose decimal_id
+# is 0 by default): hilo_reserve; id_gen.launch_id and a database whose decimal_id
 # counter no earlier run advanced: decimal_id, decimal_concurrent;
 # ALTER SYSTEM ... RESET and pg_reload_conf() (would drop the server's own
 # id_gen.worker_id, launch_id or snowflake_start_spread): jsid,
@@ -49,12 +48,8 @@ ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
 # them all against a throwaway server with test/regress.conf's settings on
 # which no earlier run used decimal_id(): debian/tests/installcheck
 # does, in a cluster pg_virtualenv makes for it.
-INSTALLCHECK_SKIP_REGRESS = hilo_rollback hilo_reserve hilo_orm decimal_id jsid snowflake_spread node_identity
-INSTALLCHECK_SKIP_ISOLATION = hilo_admin_rollback snowflake_spread decimal_concurrent
-# The expected outputs show one block per draw: the keys the tests make have
-# fixed blocks (test/regress.conf sets the same for make test); a
-# session's option, so the server's own settings stay as they are.
-installcheck: export PGOPTIONS := $(PGOPTIONS) -c id_gen.hilo_adaptive=off
+INSTALLCHECK_SKIP_REGRESS = hilo_reserve decimal_id jsid snowflake_spread node_identity
+INSTALLCHECK_SKIP_ISOLATION = snowflake_spread decimal_concurrent
 ifndef INSTALLCHECK_ALL
 installcheck: REGRESS := $(filter-out $(INSTALLCHECK_SKIP_REGRESS),$(REGRESS))
 installcheck: ISOLATION := $(filter-out $(INSTALLCHECK_SKIP_ISOLATION),$(ISOLATION))

@@ -10,6 +10,7 @@ SELECT * FROM id_gen.headroom_thresholds();
 
 -- One row per generator (and per Hi/Lo key); nothing near its end yet.
 CREATE TABLE headroom_t (id bigint PRIMARY KEY DEFAULT hilo_next('headroom_t'), v text);
+SELECT hilo_create_key('headroom_t') IS NOT NULL AS keyed;
 INSERT INTO headroom_t (v) VALUES ('a');
 SELECT snowflake_next() > 0 AS floor_loaded;
 SELECT generator, object, status, runs_out FROM id_gen.headroom
@@ -70,24 +71,23 @@ SELECT status FROM id_gen.headroom WHERE generator = 'clock' AND object = 'snowf
 -- server, no node range).  88.9%: ok; 90%: warning; 99%: critical.  The
 -- draw that reaches 90% warns, and the one that reaches 99% warns again.
 -- (1000 rows each time: they use up the session's block and draw the next.)
-SELECT hilo_set_floor('headroom_t', 8200000000000000000) IS NOT NULL AS moved;
+SELECT setval('headroom_t_id_seq', 8200000000000000000 - 1) IS NOT NULL AS moved;
 INSERT INTO headroom_t (v) SELECT 'b' FROM generate_series(1, 1000);
 SELECT status, round(used_fraction::numeric, 4) AS used, runs_out, reason,
        detail->>'max_lo' AS max_lo, detail->>'reserved_to' AS reserved_to
   FROM id_gen.headroom WHERE generator = 'hilo' AND object = 'public.headroom_t';
-SELECT hilo_set_floor('headroom_t', 8301034833169298300) IS NOT NULL AS moved;
+SELECT setval('headroom_t_id_seq', 8301034833169298300 - 1) IS NOT NULL AS moved;
 INSERT INTO headroom_t (v) SELECT 'c' FROM generate_series(1, 1000);
 SELECT status, round(used_fraction::numeric, 4) AS used FROM id_gen.headroom
  WHERE generator = 'hilo' AND object = 'public.headroom_t';
-SELECT hilo_set_floor('headroom_t', 9131138316486228100) IS NOT NULL AS moved;
+SELECT setval('headroom_t_id_seq', 9131138316486228100 - 1) IS NOT NULL AS moved;
 INSERT INTO headroom_t (v) SELECT 'd' FROM generate_series(1, 1000);
 SELECT status, round(used_fraction::numeric, 4) AS used FROM id_gen.headroom
  WHERE generator = 'hilo' AND object = 'public.headroom_t';
 -- A key bound to a sequence with a MAXVALUE: its space ends there (classic:
 -- hi 100 gives ids up to 1009); 950 ids drawn in blocks of 10 are 95%.
 CREATE SEQUENCE headroom_seq MAXVALUE 100;
-CREATE TABLE headroom_b (id bigint PRIMARY KEY DEFAULT hilo_next('headroom_b'));
-SELECT hilo_bind('headroom_b', 'headroom_seq', 'classic', 10);
+CREATE TABLE headroom_b (id bigint PRIMARY KEY DEFAULT hilo_next('headroom_seq', 'classic', 10));
 INSERT INTO headroom_b SELECT FROM generate_series(1, 950);
 SELECT status, round(used_fraction::numeric, 4) AS used, reason FROM id_gen.headroom
  WHERE generator = 'hilo' AND object = 'public.headroom_b';

@@ -1,8 +1,7 @@
 -- Roles: what another role can do to a Hi/Lo key it does not own, and what
--- a role's own code can do when id_gen's SQL reads its table (the security
--- model in src/pg/hilo/hilo.hpp).  regress_victim owns a.orders;
--- regress_hostile can only create objects in its own schema m (and look up
--- names in a).
+-- a role's own code can do when id_gen reads its table (the security model
+-- in src/pg/hilo/hilo.hpp).  regress_victim owns a.orders; regress_hostile
+-- can only create objects in its own schema m (and look up names in a).
 CREATE ROLE regress_victim;
 CREATE ROLE regress_hostile;
 CREATE SCHEMA a AUTHORIZATION regress_victim;
@@ -10,16 +9,15 @@ CREATE SCHEMA m AUTHORIZATION regress_hostile;
 GRANT USAGE ON SCHEMA a TO regress_hostile;
 SET ROLE regress_victim;
 CREATE TABLE a.orders (id bigint PRIMARY KEY DEFAULT hilo_next('a.orders'), note text);
-SELECT hilo_set_max_lo('a.orders', 10);
+SELECT hilo_create_key('a.orders', max_lo => 10);
 INSERT INTO a.orders (note) VALUES ('first') RETURNING id;
 RESET ROLE;
 
--- id_gen's SQL on a table (reading its ids when a key is made or moved)
--- runs as the table's owner in a security-restricted operation, whoever
--- runs the DDL: a superuser's ALTER TABLE on the hostile role's table runs
--- its row security policy as that role, not as the superuser.
+-- The hostile role's code, which records who ran it and tries to become
+-- superuser.
 SET ROLE regress_hostile;
 CREATE TABLE m.seen (what text, who name);
+GRANT INSERT ON m.seen TO PUBLIC;
 CREATE FUNCTION m.grab(what text) RETURNS boolean LANGUAGE plpgsql AS $$
 BEGIN
 	BEGIN
@@ -29,93 +27,94 @@ BEGIN
 	INSERT INTO m.seen VALUES (what, current_user);
 	RETURN true;
 END $$;
+-- Operators and functions named like the ones a catalog query would use,
+-- in a schema on the caller's search_path (finding 1: an = (oid, regclass)
+-- operator ran as whoever issued any CREATE or ALTER TABLE).
+CREATE FUNCTION m.oideq(oid, regclass) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM m.grab('operator');
+	RETURN $1 OPERATOR(pg_catalog.=) $2::oid;
+END $$;
+CREATE OPERATOR m.= (LEFTARG = oid, RIGHTARG = regclass, FUNCTION = m.oideq);
+CREATE FUNCTION m.int8eq(bigint, bigint) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM m.grab('operator');
+	RETURN $1 OPERATOR(pg_catalog.=) $2;
+END $$;
+CREATE OPERATOR m.= (LEFTARG = bigint, RIGHTARG = bigint, FUNCTION = m.int8eq);
+CREATE FUNCTION m.max(bigint) RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM m.grab('max');
+	RETURN 1;
+END $$;
+-- A table of its own whose rows a forced row security policy hides from
+-- its owner (finding 11): the policy calls its code.
 CREATE TABLE m.t (id bigint PRIMARY KEY);
 INSERT INTO m.t VALUES (41);
 ALTER TABLE m.t ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
-CREATE POLICY p ON m.t USING (m.grab('policy'));
+CREATE POLICY p ON m.t USING (m.grab('policy') AND id < 0);
 RESET ROLE;
+TRUNCATE m.seen;
+
+-- A superuser's DDL and key making with that search_path run none of it:
+-- no event trigger runs SQL on CREATE or ALTER TABLE, and hilo_create_key()
+-- reads the rows from the heap (no policy hides them) and runs one CREATE
+-- SEQUENCE as the table's owner with search_path pinned.
+SET search_path = m, public, pg_temp;
+CREATE TABLE public.plain (id bigint PRIMARY KEY, n int);
+ALTER TABLE public.plain ADD COLUMN note text;
 ALTER TABLE m.t ALTER COLUMN id SET DEFAULT hilo_next('m.t');
-SELECT hilo_set_floor('m.t', 100) AS moved_by_superuser;
+SELECT hilo_create_key('m.t', max_lo => 10);
+SELECT start_value, sequenceowner FROM pg_sequences WHERE schemaname = 'm' AND sequencename = 't_id_seq';
+SELECT count(*) > 0 AS keys_listed FROM id_gen.hilo_keys;
+SELECT count(*) > 0 AS headroom_listed FROM id_gen.headroom WHERE generator = 'hilo';
+RESET search_path;
 SELECT rolsuper FROM pg_roles WHERE rolname = 'regress_hostile';
 SELECT what, who FROM m.seen GROUP BY what, who ORDER BY what;
-SELECT pg_get_userbyid(relowner) AS key_sequence_owner FROM pg_class WHERE oid = 'm.t_id_seq'::regclass;
+DROP TABLE public.plain;
 
--- Another role's table whose DEFAULT names the victim's key: its rows do not
--- move the key (no draw reads any table).  Creating it needs no privilege
--- on a.orders; drawing through it does.
+-- Another role's table whose DEFAULT names the victim's key or its
+-- sequence: a draw through it needs INSERT on a.orders (or what nextval()
+-- needs on the sequence), checked before anything of the victim's is locked
+-- (finding 3: it blocked the victim's inserts and read the key's position).
 SET ROLE regress_hostile;
 CREATE TABLE m.evil (id bigint PRIMARY KEY DEFAULT hilo_next('a.orders'));
+CREATE TABLE m.evil_orm (id bigint PRIMARY KEY DEFAULT hilo_next('a.orders_id_seq', 'pooled'));
+BEGIN;
 INSERT INTO m.evil DEFAULT VALUES; \echo :LAST_ERROR_SQLSTATE
-INSERT INTO m.evil VALUES (9223372036854775700);
-RESET ROLE;
-\c -
-SET ROLE regress_victim;
-INSERT INTO a.orders (note) VALUES ('after m.evil') RETURNING id;
-SELECT hilo_set_max_lo('a.orders', 20);
-INSERT INTO a.orders (note) VALUES ('after m.evil') RETURNING id < 100 AS not_moved;
-RESET ROLE;
--- Only the key's own table is read, when its owner moves the key: ids
--- loaded into another table of the owner's that shares the key are passed
--- to hilo_set_floor() (as to setval() after a load).
-SET ROLE regress_victim;
-CREATE TABLE a.archive (id bigint PRIMARY KEY DEFAULT hilo_next('a.orders'));
-INSERT INTO a.archive VALUES (5000);
-SELECT hilo_set_floor('a.orders', 5001) > 5000 AS above_archive;
-RESET ROLE;
-\c -
-SET ROLE regress_victim;
-INSERT INTO a.orders (note) VALUES ('after a.archive') RETURNING id > 5000 AS above_archive;
+ROLLBACK;
+BEGIN;
+INSERT INTO m.evil_orm DEFAULT VALUES; \echo :LAST_ERROR_SQLSTATE
+ROLLBACK;
+BEGIN;
+SAVEPOINT s;
+INSERT INTO m.evil DEFAULT VALUES;
+ROLLBACK TO SAVEPOINT s;
+SELECT count(*) AS victim_locks FROM pg_locks
+ WHERE pid = pg_backend_pid() AND relation IN ('a.orders'::regclass, 'a.orders_id_seq'::regclass);
+ROLLBACK;
 RESET ROLE;
 
--- The role matrix: the hostile role, which owns nothing of a.orders' and may
--- only create objects in its schema m, against the victim's key, through
--- every Hi/Lo function and the indirect paths.  Each attempt fails with
--- 42501, and afterwards the key, its sequence and the victim's ids are as
--- they were.
-SET ROLE regress_victim;
-CREATE TABLE a.hi (next_hi integer);
-INSERT INTO a.hi VALUES (7);
-CREATE SEQUENCE a.app_seq;
-RESET ROLE;
-CREATE TEMP TABLE key_before AS
-	SELECT sequence::text AS seq, strategy, max_lo, own_sequence, adaptive, hi_table, column_name
-	  FROM id_gen.hilo_keys WHERE table_name = 'a.orders'::regclass;
-SELECT seq AS victim_seq FROM key_before \gset
-CREATE TEMP TABLE seq_before AS SELECT last_value FROM a.orders_id_seq;
-GRANT SELECT ON key_before, seq_before TO regress_hostile;
-
+-- The role matrix: the hostile role against the victim's key, through every
+-- Hi/Lo function and the indirect paths.  Each attempt fails with 42501,
+-- and afterwards the sequence and the victim's ids are as they were.
+CREATE TEMP TABLE seq_before AS SELECT last_value, increment_by FROM pg_sequences WHERE schemaname = 'a';
+GRANT SELECT ON seq_before TO regress_hostile;
 SET ROLE regress_hostile;
--- Every function, directly.
 SELECT hilo_next('a.orders'); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_next_text('a.orders'); \echo :LAST_ERROR_SQLSTATE
 SELECT * FROM hilo_reserve('a.orders', 10); \echo :LAST_ERROR_SQLSTATE
-SELECT hilo_return('a.orders', 1, 100); \echo :LAST_ERROR_SQLSTATE
-SELECT hilo_set_max_lo('a.orders', 5); \echo :LAST_ERROR_SQLSTATE
-SELECT hilo_set_floor('a.orders', 9223372036854775000); \echo :LAST_ERROR_SQLSTATE
-SELECT hilo_set_adaptive('a.orders'); \echo :LAST_ERROR_SQLSTATE
-CREATE SEQUENCE m.s;
-SELECT hilo_bind('a.orders', 'm.s', 'pooled_lo', 10); \echo :LAST_ERROR_SQLSTATE
-CREATE TABLE m.t_hi (next_hi integer);
-INSERT INTO m.t_hi VALUES (0);
-SELECT hilo_bind_table('a.orders', 'm.t_hi', 'next_hi', 4); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_create_key('a.orders', 'note'); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_next('a.orders_id_seq', 'pooled_lo'); \echo :LAST_ERROR_SQLSTATE
+SELECT hilo_next('a.orders_id_seq', 'legacy', 5); \echo :LAST_ERROR_SQLSTATE
 SELECT nextval('a.orders_id_seq'); \echo :LAST_ERROR_SQLSTATE
 SELECT setval('a.orders_id_seq', 1); \echo :LAST_ERROR_SQLSTATE
 ALTER SEQUENCE a.orders_id_seq RESTART; \echo :LAST_ERROR_SQLSTATE
--- Its own tables bound to the victim's sequences and hi table, or naming
--- the victim's key in their default.
-CREATE TABLE m.own (id bigint PRIMARY KEY DEFAULT hilo_next('m.own'));
-SELECT hilo_bind('m.own', 'a.orders_id_seq', 'pooled_lo', 10); \echo :LAST_ERROR_SQLSTATE
-SELECT hilo_bind('m.own', 'a.app_seq', 'pooled_lo', 10); \echo :LAST_ERROR_SQLSTATE
-SELECT hilo_bind_table('m.own', 'a.hi', 'next_hi', 4); \echo :LAST_ERROR_SQLSTATE
-CREATE TABLE m.copy (id bigint DEFAULT hilo_next('a.orders', 'a.orders_id_seq', 'classic', 1, false, NULL));
-INSERT INTO m.copy DEFAULT VALUES; \echo :LAST_ERROR_SQLSTATE
-CREATE TABLE m.parked (next_hi bigint);
-CREATE TRIGGER park BEFORE INSERT ON m.parked FOR EACH ROW
-	EXECUTE FUNCTION hilo_hi_row('next_hi', 'a.orders_id_seq');
-INSERT INTO m.parked VALUES (0); \echo :LAST_ERROR_SQLSTATE
+ALTER SEQUENCE a.orders_id_seq OWNED BY m.evil.id; \echo :LAST_ERROR_SQLSTATE
 -- Indirect: a trigger and a deferred constraint trigger of its own that
 -- call hilo_next('a.orders') run as itself.
+CREATE TABLE m.own (id bigint PRIMARY KEY DEFAULT hilo_next('m.own'));
+SELECT hilo_create_key('m.own');
 CREATE FUNCTION m.steal() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
 	PERFORM hilo_next('a.orders');
@@ -128,100 +127,52 @@ CREATE CONSTRAINT TRIGGER steal_late AFTER INSERT ON m.own DEFERRABLE INITIALLY 
 	FOR EACH ROW EXECUTE FUNCTION m.steal();
 INSERT INTO m.own DEFAULT VALUES; \echo :LAST_ERROR_SQLSTATE
 DROP TRIGGER steal_late ON m.own;
--- Search path tricks: an = operator and functions named like the ones
--- id_gen's SQL calls are not what it uses (it runs with search_path
--- pg_catalog, pg_temp and qualified names).
-CREATE FUNCTION m.int8eq(bigint, bigint) RETURNS boolean LANGUAGE plpgsql AS $$
-BEGIN
-	PERFORM m.grab('operator');
-	RETURN $1 OPERATOR(pg_catalog.=) $2;
-END $$;
-CREATE OPERATOR m.= (LEFTARG = bigint, RIGHTARG = bigint, FUNCTION = m.int8eq);
-CREATE FUNCTION m.nextval(regclass) RETURNS bigint LANGUAGE plpgsql AS $$
-BEGIN
-	PERFORM m.grab('nextval');
-	RETURN 1;
-END $$;
-CREATE FUNCTION m.setval(regclass, bigint, boolean) RETURNS bigint LANGUAGE plpgsql AS $$
-BEGIN
-	PERFORM m.grab('setval');
-	RETURN 1;
-END $$;
-CREATE FUNCTION m.max(bigint) RETURNS bigint LANGUAGE plpgsql AS $$
-BEGIN
-	PERFORM m.grab('max');
-	RETURN 1;
-END $$;
-SET search_path = m, pg_temp, public;
-TRUNCATE m.seen;
-SELECT hilo_set_max_lo('m.own', 5);
-SELECT hilo_set_floor('m.own') > 0 AS floor_set;
-SELECT hilo_next('m.own') > 0 AS own_key_works;
-RESET search_path;
-SELECT count(*) AS ran_hostile_code FROM m.seen;
+INSERT INTO m.own DEFAULT VALUES RETURNING id;
 RESET ROLE;
-
--- Nothing changed: the key, its sequence, the victim's next ids, and the
--- hostile role's privileges.
-SELECT (SELECT row(sequence::text, strategy, max_lo, own_sequence, adaptive, hi_table, column_name)
-          FROM id_gen.hilo_keys WHERE table_name = 'a.orders'::regclass)
-       IS NOT DISTINCT FROM (SELECT row(seq, strategy, max_lo, own_sequence, adaptive, hi_table, column_name)
-                               FROM key_before) AS key_unchanged;
-SELECT (SELECT last_value FROM a.orders_id_seq)
-       IS NOT DISTINCT FROM (SELECT last_value FROM seq_before) AS sequence_unchanged;
-SELECT next_hi FROM a.hi;                                                        -- 7
-SELECT last_value FROM a.app_seq;                                                -- 1
+SELECT (SELECT array_agg(row(last_value, increment_by)) FROM pg_sequences WHERE schemaname = 'a')
+       IS NOT DISTINCT FROM (SELECT array_agg(row(last_value, increment_by)) FROM seq_before) AS sequence_unchanged;
 SELECT rolsuper, rolcreaterole, rolbypassrls FROM pg_roles WHERE rolname = 'regress_hostile';
 SET ROLE regress_victim;
-INSERT INTO a.orders (note) VALUES ('last') RETURNING id < 10000 AS not_moved;
+INSERT INTO a.orders (note) VALUES ('after') RETURNING id;
 RESET ROLE;
+DROP TABLE seq_before;
 
-DROP TABLE key_before, seq_before;
-
--- Moving a key is its owner's act (issue 25, finding 4): no draw reads the
--- table.  A role with INSERT alone writes an explicit id near the end of
--- bigint, draws a block in the same transaction and rolls back; before, the
--- draw saw the row and moved the key above it for good.
+-- A role with INSERT (and nothing on the sequence) draws, as an identity
+-- column's inserter does; through a view, the view's reader needs INSERT on
+-- the table as for nextval() it needs USAGE on a serial's sequence.
 CREATE ROLE regress_writer;
 GRANT USAGE ON SCHEMA a TO regress_writer;
 GRANT INSERT ON a.orders TO regress_writer;
+SET ROLE regress_writer;
+INSERT INTO a.orders (note) VALUES ('writer');
+RESET ROLE;
+-- A REVOKE in the middle of a session counts at the next call.
 \c -
 SET ROLE regress_writer;
-BEGIN;
-INSERT INTO a.orders VALUES (9223372036854775700, 'rolled back');
-INSERT INTO a.orders (note) VALUES ('draws a block');
-ROLLBACK;
+SELECT hilo_next('a.orders') > 0 AS drawn;
 RESET ROLE;
-\c -
-SET ROLE regress_victim;
-INSERT INTO a.orders (note) VALUES ('after the rollback') RETURNING id < 10000 AS not_moved;
+REVOKE INSERT ON a.orders FROM regress_writer;
+SET ROLE regress_writer;
+SELECT hilo_next('a.orders'); \echo :LAST_ERROR_SQLSTATE
 RESET ROLE;
 
--- An ownership transfer hands the victim nothing that moves its key
--- (finding 5): m.evil, whose DEFAULT names a.orders' key and whose row lies
--- near the end of bigint, becomes the victim's by REASSIGN OWNED.
-REASSIGN OWNED BY regress_hostile TO regress_victim;
-SELECT tableowner FROM pg_tables WHERE schemaname = 'm' AND tablename = 'evil';
-\c -
+-- An ORM form needs what nextval() needs on its sequence (USAGE or UPDATE).
 SET ROLE regress_victim;
-INSERT INTO a.orders (note) VALUES ('after REASSIGN OWNED') RETURNING id < 10000 AS not_moved;
+CREATE SEQUENCE a.app_seq INCREMENT 10;
+GRANT USAGE ON SEQUENCE a.app_seq TO regress_writer;
+RESET ROLE;
+SET ROLE regress_writer;
+SELECT hilo_next('a.app_seq', 'pooled_lo') AS orm_drawn;
 RESET ROLE;
 
--- Other roles cannot veto the owner's DDL (finding 7).  A key's sequence
--- lives in its table's schema, granted to nobody; a role that may look up
--- names there can still make a view on it (a view needs no privilege on
--- what it reads), as on a serial's sequence: the owner's hilo_set_max_lo,
--- which moves the sequence and keeps it, works, and DROP TABLE ... CASCADE
--- takes the view along, as core's DROP does for any dependent object.
+-- Other roles cannot veto the owner's DDL: a view on the key's sequence
+-- goes with DROP TABLE ... CASCADE.
 CREATE SCHEMA v AUTHORIZATION regress_writer;
 SET ROLE regress_writer;
 CREATE VIEW v.peek AS SELECT last_value FROM a.orders_id_seq;
-SELECT * FROM v.peek; \echo :LAST_ERROR_SQLSTATE
 RESET ROLE;
 SET ROLE regress_victim;
-SELECT hilo_set_max_lo('a.orders', 1000);
-SELECT hilo_set_max_lo('a.orders', 5);
-INSERT INTO a.orders (note) VALUES ('after the changes') RETURNING id < 100000 AS not_moved;
+ALTER SEQUENCE a.orders_id_seq INCREMENT BY 100;
 DROP TABLE a.orders CASCADE;
 RESET ROLE;
 SELECT count(*) AS views_left FROM pg_views WHERE schemaname = 'v';

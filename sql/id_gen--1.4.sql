@@ -24,76 +24,30 @@ COMMENT ON FUNCTION id_gen.noop() IS
 -- Hi/Lo keys
 -- ---------------------------------------------------------------------------
 
--- A key is a sequence and a formula written in the default of its table's
--- column: hilo_next(table, sequence, strategy, max_lo, adaptive, hi_table).
--- Users write hilo_next('t'); the event trigger below turns a table's own
--- default of that form into its key, with a sequence OWNED BY the column
--- (in the table's schema, owned by the table's owner), which PostgreSQL then
--- drops, dumps, restores, moves and replicates with the table.  Nothing else
--- is stored: no key table, no background worker.
+-- Table t's key is what a serial is: the one sequence OWNED BY the column
+-- of t whose default calls hilo_next('t').  The sequence counts ids (value
+-- v gives v - INCREMENT + 1 .. v; INCREMENT BY is the block size), so
+-- PostgreSQL drops, dumps, restores, moves, alters and replicates it with
+-- the table.  Defaults stay as written: no event trigger, no key table.
 CREATE FUNCTION hilo_next(tbl regclass) RETURNS bigint
     AS 'MODULE_PATHNAME', 'hilo_next'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hilo_next(regclass) IS
-    'next id of the table''s Hi/Lo key; use as DEFAULT hilo_next(''t''), which the table owner''s DDL turns into the key; needs INSERT on the table';
+    'next id of the table''s Hi/Lo key (the sequence owned by the column whose default this is); needs INSERT on the table';
 
-CREATE FUNCTION hilo_next(tbl regclass, seq regclass, strategy text, max_lo integer,
-                          adaptive boolean, hi_table text) RETURNS bigint
-    AS 'MODULE_PATHNAME', 'hilo_next_key'
+-- An ORM's sequence, named as nextval('app_seq') names it, under the ORM's formula.
+CREATE FUNCTION hilo_next(seq regclass, strategy text, max_lo integer DEFAULT NULL) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'hilo_next_orm'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
-COMMENT ON FUNCTION hilo_next(regclass, regclass, text, integer, boolean, text) IS
-    'a Hi/Lo key as its table''s default states it (written by the table owner''s DDL, dumped with the table): next id from the sequence under the formula; needs INSERT on the table';
+COMMENT ON FUNCTION hilo_next(regclass, text, integer) IS
+    'next id from an application''s sequence under an ORM''s formula (pooled_lo, pooled, pooled_hibernate3; classic and legacy with max_lo); needs what nextval() needs';
 
 CREATE FUNCTION hilo_create_key(tbl regclass, col name DEFAULT NULL, max_lo integer DEFAULT NULL)
     RETURNS regclass
     AS 'MODULE_PATHNAME', 'hilo_create_key'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hilo_create_key(regclass, name, integer) IS
-    'makes the table''s Hi/Lo key as its DDL would, where event triggers do not run: a sequence owned by the column, above its ids, and the column''s default; returns the sequence; table owner only';
-
-CREATE FUNCTION id_gen.hilo_on_ddl() RETURNS event_trigger
-    AS 'MODULE_PATHNAME', 'hilo_on_ddl'
-    LANGUAGE C;
-REVOKE ALL ON FUNCTION id_gen.hilo_on_ddl() FROM PUBLIC;
-COMMENT ON FUNCTION id_gen.hilo_on_ddl() IS
-    'makes the Hi/Lo key of a table whose DDL sets a column''s DEFAULT hilo_next(''that table'')';
-CREATE EVENT TRIGGER id_gen_hilo_keys ON ddl_command_end
-    WHEN TAG IN ('CREATE TABLE', 'ALTER TABLE', 'CREATE FOREIGN TABLE', 'ALTER FOREIGN TABLE')
-    EXECUTE FUNCTION id_gen.hilo_on_ddl();
-COMMENT ON EVENT TRIGGER id_gen_hilo_keys IS
-    'turns DEFAULT hilo_next(''t'') of table t into t''s Hi/Lo key, in its owner''s DDL';
-CREATE FUNCTION id_gen.hilo_before_ddl() RETURNS event_trigger
-    AS 'MODULE_PATHNAME', 'hilo_before_ddl'
-    LANGUAGE C;
-REVOKE ALL ON FUNCTION id_gen.hilo_before_ddl() FROM PUBLIC;
-COMMENT ON FUNCTION id_gen.hilo_before_ddl() IS
-    'remembers the Hi/Lo key an ALTER TABLE ... SET DEFAULT replaces, so that a formula written by hand moves the key''s sequence as hilo_set_max_lo() would';
-CREATE EVENT TRIGGER id_gen_hilo_key_changes ON ddl_command_start
-    WHEN TAG IN ('ALTER TABLE', 'ALTER FOREIGN TABLE')
-    EXECUTE FUNCTION id_gen.hilo_before_ddl();
-COMMENT ON EVENT TRIGGER id_gen_hilo_key_changes IS
-    'with id_gen_hilo_keys: a Hi/Lo key''s default rewritten by hand never gives its ids again';
-
-CREATE FUNCTION hilo_set_max_lo(tbl regclass, max_lo integer) RETURNS void
-    AS 'MODULE_PATHNAME', 'hilo_set_max_lo'
-    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
-COMMENT ON FUNCTION hilo_set_max_lo(regclass, integer) IS
-    'changes the block size of the table''s Hi/Lo key (its default), moving its sequence above every id already issued; ROLLBACK restores the size, never the sequence; table owner only';
-
-CREATE FUNCTION hilo_bind(tbl regclass, seq regclass, strategy text,
-                          max_lo integer DEFAULT NULL) RETURNS void
-    AS 'MODULE_PATHNAME', 'hilo_bind'
-    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
-COMMENT ON FUNCTION hilo_bind(regclass, regclass, text, integer) IS
-    'makes the table''s Hi/Lo key draw from an existing sequence with an ORM''s formula: classic, legacy, pooled_lo, pooled or pooled_hibernate3, moving it above every id already issued; table owner only';
-
--- Moves a key above the data (Marten's SetFloor), as setval() after a bulk
--- load with explicit ids.
-CREATE FUNCTION hilo_set_floor(tbl regclass, next_id bigint DEFAULT NULL) RETURNS bigint
-    AS 'MODULE_PATHNAME', 'hilo_set_floor'
-    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
-COMMENT ON FUNCTION hilo_set_floor(regclass, bigint) IS
-    'moves the table''s Hi/Lo key forward: its next blocks start above every id in the key''s column and at or above next_id; returns the next block''s first id; not undone by ROLLBACK; table owner only';
+    'makes the sequence of the table''s Hi/Lo key: <table>_<column>_seq, AS the column''s type, INCREMENT max_lo, START above the column''s ids, OWNED BY the column; returns it; table owner only';
 
 -- The strategy rules the view shows, from the same code the generator uses.
 CREATE FUNCTION id_gen.hilo_block_size(strategy text, max_lo integer, increment bigint) RETURNS bigint
@@ -107,28 +61,18 @@ CREATE FUNCTION id_gen.hilo_reserved_to(strategy text, last_hi bigint, size bigi
 COMMENT ON FUNCTION id_gen.hilo_reserved_to(text, bigint, bigint) IS
     'last id of the block a Hi/Lo key''s sequence value reserves (capped at 9223372036854775807)';
 
--- On a Citus worker a key's own sequence counts in Citus' window for the
--- node (hilo/citus.cpp): the last id reserved, from the node's range.
-CREATE FUNCTION id_gen.hilo_key_reserved_to(seq regclass, own boolean, strategy text, last_hi bigint, size bigint)
-    RETURNS bigint
-    AS 'MODULE_PATHNAME', 'hilo_key_reserved_to'
-    LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION id_gen.hilo_key_reserved_to(regclass, boolean, text, bigint, bigint) IS
-    'last id of the block a Hi/Lo key''s sequence value reserves on this node (capped at 9223372036854775807)';
-
--- Every key, read from the catalog (the tables' defaults).
+-- Every key, read from the catalog (the tables' defaults and owned sequences).
 CREATE FUNCTION id_gen.hilo_key_list(OUT table_name regclass, OUT column_name name, OUT sequence regclass,
-                                     OUT strategy text, OUT max_lo integer, OUT adaptive boolean,
-                                     OUT hi_table text, OUT own_sequence boolean)
+                                     OUT strategy text, OUT max_lo integer, OUT own_sequence boolean)
     RETURNS SETOF record
     AS 'MODULE_PATHNAME', 'hilo_key_list'
     LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION id_gen.hilo_key_list() IS
-    'every Hi/Lo key of this database, as its table''s default states it';
+    'every Hi/Lo key of this database: each default calling hilo_next(), with its sequence';
 
 -- Where each key stands.  reserved_to is the highest id any backend may have
--- handed out or hold in its cached block; every later block starts above it.
--- last_hi shows to roles that may read the sequence.
+-- handed out or hold in its block; every later block starts above it.
+-- last_hi (the sequence's last value) shows to roles that may read the sequence.
 CREATE VIEW id_gen.hilo_keys AS
 SELECT k.table_name,
        k.strategy,
@@ -136,18 +80,16 @@ SELECT k.table_name,
        k.sequence,
        k.own_sequence,
        v.last_hi,
-       id_gen.hilo_key_reserved_to(k.sequence, k.own_sequence, k.strategy, v.last_hi,
-                                   id_gen.hilo_block_size(k.strategy, k.max_lo, s.seqincrement)) AS reserved_to,
-       k.column_name,
-       k.adaptive,
-       k.hi_table
+       id_gen.hilo_reserved_to(k.strategy, v.last_hi,
+                               id_gen.hilo_block_size(k.strategy, k.max_lo, s.seqincrement)) AS reserved_to,
+       k.column_name
   FROM id_gen.hilo_key_list() k
-  JOIN pg_catalog.pg_sequence s ON s.seqrelid = k.sequence
+  JOIN pg_catalog.pg_sequence s ON s.seqrelid OPERATOR(pg_catalog.=) k.sequence
   CROSS JOIN LATERAL (
        SELECT CASE WHEN pg_catalog.has_sequence_privilege(k.sequence, 'SELECT')
                    THEN pg_catalog.pg_sequence_last_value(k.sequence) END AS last_hi) v;
 COMMENT ON VIEW id_gen.hilo_keys IS
-    'Hi/Lo keys: table, formula, block size, sequence, last hi drawn and the highest id reserved so far';
+    'Hi/Lo keys: table, column, formula, block size, sequence, its last value and the highest id reserved so far';
 GRANT SELECT ON id_gen.hilo_keys TO PUBLIC;
 
 -- ---------------------------------------------------------------------------
@@ -1073,17 +1015,11 @@ COMMENT ON FUNCTION node_identity_check() IS
 -- RavenDB's ranges), returning the unused end, and readable ids.
 -- ---------------------------------------------------------------------------
 CREATE FUNCTION hilo_reserve(tbl regclass, n integer DEFAULT NULL,
-                             OUT first_id bigint, OUT last_id bigint) RETURNS record
+                             OUT first_id bigint, OUT last_id bigint) RETURNS SETOF record
     AS 'MODULE_PATHNAME', 'hilo_reserve'
-    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
+    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE ROWS 1;
 COMMENT ON FUNCTION hilo_reserve(regclass, integer) IS
-    'a range first_id..last_id of at least n ids (whole blocks) of the table''s Hi/Lo key for application code, or of a size adapted to the session''s pace when n is NULL; never overlaps hilo_next ids; needs INSERT on the table';
-
-CREATE FUNCTION hilo_return(tbl regclass, next_unused bigint, last_id bigint) RETURNS boolean
-    AS 'MODULE_PATHNAME', 'hilo_return'
-    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
-COMMENT ON FUNCTION hilo_return(regclass, bigint, bigint) IS
-    'takes nothing back and returns false (a key never moves back); kept for applications that call it: never use those ids afterwards';
+    'ranges first_id..last_id, at least n ids in all (whole blocks, at most 64; NULL: one block), of the table''s Hi/Lo key for application code; one row unless others drew in between; needs INSERT on the table';
 
 CREATE FUNCTION hilo_next_text(tbl regclass) RETURNS text
     AS 'MODULE_PATHNAME', 'hilo_next_text'
@@ -1095,7 +1031,7 @@ CREATE FUNCTION hilo_next_text(tbl regclass, id bigint) RETURNS text
     AS 'MODULE_PATHNAME', 'hilo_text_id'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
 COMMENT ON FUNCTION hilo_next_text(regclass, bigint) IS
-    'the id written as <table>/<n>-<node tag> (id_gen.node_tag); DEFAULT hilo_next_text(''t'') becomes hilo_next_text(''t'', <t''s Hi/Lo key>)';
+    'the id written as <table>/<n>-<node tag> (id_gen.node_tag)';
 
 CREATE FUNCTION hilo_parse_text(id text, OUT table_name text, OUT n bigint, OUT node_tag text)
     RETURNS record
@@ -1115,44 +1051,16 @@ CREATE FUNCTION hilo_node_range(node integer, OUT first_id bigint, OUT last_id b
     AS 'MODULE_PATHNAME', 'hilo_node_range'
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION hilo_node_range(integer) IS
-    'the ids a node''s own Hi/Lo keys draw from on Citus or with id_gen.hilo_node_ranges: node * 2^43 .. (node + 1) * 2^43 - 1 (node 0 from 1)';
-
--- Blocks of hilo_next that adapt per backend (keys made while id_gen.hilo_adaptive
--- is on, the default).
-CREATE FUNCTION hilo_set_adaptive(tbl regclass, adaptive boolean DEFAULT true) RETURNS void
-    AS 'MODULE_PATHNAME', 'hilo_set_adaptive'
-    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
-COMMENT ON FUNCTION hilo_set_adaptive(regclass, boolean) IS
-    'true: each backend draws runs of blocks whose length adapts to its pace (32 ids to about a million); false: one block of max_lo ids per draw; a change of the table''s default; table owner only';
+    'the ids hilo_create_key() gives a node''s keys with id_gen.hilo_node_ranges: node * 2^43 .. (node + 1) * 2^43 - 1 (node 0 from 1)';
 
 CREATE FUNCTION hilo_backend_draws(tbl regclass) RETURNS bigint
     AS 'MODULE_PATHNAME', 'hilo_backend_draws'
     LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION hilo_backend_draws(regclass) IS
-    'how many blocks (or runs of blocks) this session drew from the table''s Hi/Lo key';
+    'how many blocks this session drew from the table''s Hi/Lo key';
 
 -- end issue 10
 
--- begin issue 10 item 5: ORM hi tables
--- Hibernate's and NHibernate's table generators read their hi value from a
--- row (hibernate_unique_key, hibernate_sequences).  hilo_bind_table() puts
--- this trigger on the hi table: whatever the ORM writes into the row is
--- replaced by the next value of the key's sequence, which the ORM's next
--- reader uses and no hilo_next() draws.
-CREATE FUNCTION hilo_hi_row() RETURNS trigger
-    AS 'MODULE_PATHNAME', 'hilo_hi_row'
-    LANGUAGE C;
-COMMENT ON FUNCTION hilo_hi_row() IS
-    'trigger of an ORM''s hi table bound by hilo_bind_table(): parks the next value of the key''s sequence in the hi row';
-
-CREATE FUNCTION hilo_bind_table(tbl regclass, hi_table regclass, hi_column name, max_lo integer,
-                                strategy text DEFAULT 'legacy', key_column name DEFAULT NULL,
-                                key_value text DEFAULT NULL) RETURNS void
-    AS 'MODULE_PATHNAME', 'hilo_bind_table'
-    LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
-COMMENT ON FUNCTION hilo_bind_table(regclass, regclass, name, integer, text, name, text) IS
-    'makes the table''s own Hi/Lo key serve an ORM''s hi table row (legacy: hi*(max_lo+1), as Hibernate and NHibernate): a trigger parks the key''s next value in the row; table owner, with TRIGGER and UPDATE on the hi table';
--- end issue 10 item 5
 
 -- begin issue 19: headroom
 -- ---------------------------------------------------------------------------
@@ -1355,17 +1263,16 @@ SELECT 'hilo', k.table_name::text,
                           'used_of_bigint', greatest(k.reserved_to, 0) / 9223372036854775807.0)
   FROM id_gen.hilo_keys k
   LEFT JOIN pg_catalog.pg_sequence q ON q.seqrelid = k.sequence
-  -- this node's range, read once: only on Citus or with
-  -- id_gen.hilo_node_ranges on (hilo_this_node_range); a single server's
-  -- keys have the whole space whatever its worker id
+  -- this node's range, read once: only with id_gen.hilo_node_ranges on; a
+  -- key's own ids start at its sequence's MINVALUE (a Citus worker's window)
   CROSS JOIN (SELECT nr.first_id AS node_first, nr.last_id AS node_last
                 FROM @extschema@.node_identity() n
                 LEFT JOIN LATERAL @extschema@.hilo_node_range(n.worker_id) nr
-                       ON n.worker_id_source IN ('setting', 'citus group')
-                      AND (pg_catalog.current_setting('id_gen.hilo_node_ranges', true) = 'on'
-                           OR pg_catalog.to_regclass('pg_catalog.pg_dist_local_group') IS NOT NULL)) nd
+                       ON n.worker_id_source = 'setting'
+                      AND pg_catalog.current_setting('id_gen.hilo_node_ranges', true) = 'on') nd
   CROSS JOIN LATERAL (
-       SELECT CASE WHEN k.own_sequence AND nd.node_first IS NOT NULL THEN nd.node_first ELSE 1 END AS first_id,
+       SELECT CASE WHEN k.own_sequence AND nd.node_first IS NOT NULL THEN nd.node_first
+                   ELSE greatest(q.seqmin, 1) END AS first_id,
               CASE WHEN k.own_sequence AND nd.node_first IS NOT NULL THEN nd.node_last
                    ELSE 9223372036854775807 END AS range_last) r
   CROSS JOIN LATERAL (

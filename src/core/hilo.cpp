@@ -1,5 +1,5 @@
 /*
- * hilo.cpp: Hi/Lo formulas, rebase and the backend-local block cache.
+ * hilo.cpp: Hi/Lo formulas and the backend-local block cache.
  *
  * All arithmetic is done in 128 bits and checked against the int64 range,
  * so that no formula wraps silently whatever the sequence holds.
@@ -116,6 +116,23 @@ hilo_block(HiloStrategy s, int64_t v, int64_t size, HiloBlock *out) noexcept
 	return HiloStatus::ok;
 }
 
+HiloStatus
+hilo_count_block(int64_t v, int64_t increment, int64_t floor, bool first, HiloBlock *out) noexcept
+{
+	i128		lo;
+
+	if (increment < 1)
+		return HiloStatus::bad_size;
+	if (floor < 1)
+		floor = 1;
+	if (v < floor)
+		return HiloStatus::below_one;
+	lo = first ? (i128) v : (i128) v - increment + 1;
+	out->next = lo < floor ? floor : (int64_t) lo;
+	out->last = v;
+	return HiloStatus::ok;
+}
+
 int64_t
 hilo_reserved_to(HiloStrategy s, int64_t v, int64_t size) noexcept
 {
@@ -124,34 +141,6 @@ hilo_reserved_to(HiloStrategy s, int64_t v, int64_t size) noexcept
 
 	block_bounds(s, v, size, &first, &last);
 	return last > kMaxId ? INT64_MAX : (int64_t) last;
-}
-
-int64_t
-hilo_adapt_range(int64_t prev_size, int64_t elapsed_ms) noexcept
-{
-	int64_t		size = prev_size;
-	int64_t		factor = 1;
-
-	if (size < kHiloRangeMin)
-		return kHiloRangeMin;	/* a new client, or one that came back */
-	if (size > kHiloRangeMax)
-		size = kHiloRangeMax;
-	if (elapsed_ms < 0)
-		elapsed_ms = 0;			/* a clock stepped back: as fast as can be */
-	if (elapsed_ms < kHiloRangeTargetMs)
-	{
-		/* The power of two that would have made the range last the target. */
-		while (factor < 16 && elapsed_ms * factor < kHiloRangeTargetMs)
-			factor *= 2;
-		size = size > kHiloRangeMax / factor ? kHiloRangeMax : size * factor;
-	}
-	else if (elapsed_ms > 2 * kHiloRangeTargetMs)
-	{
-		while (factor < 16 && elapsed_ms >= 2 * factor * kHiloRangeTargetMs)
-			factor *= 2;
-		size /= factor;
-	}
-	return size < kHiloRangeMin ? kHiloRangeMin : size;
 }
 
 static bool
@@ -213,112 +202,6 @@ hilo_parse_text_id(const char *text, size_t len, size_t *table_len, int64_t *n,
 	return true;
 }
 
-/*
- * The smallest value, not below to_next_v, whose block under `to` and
- * new_size starts at or above free_from (>= 1), and whose block fits.
- */
-static HiloStatus
-value_above(HiloStrategy to, i128 free_from, int64_t to_next_v, int64_t new_size,
-			int64_t *new_next_v) noexcept
-{
-	i128		h = 0;
-
-	switch (to)
-	{
-		case HiloStrategy::classic:
-			h = (free_from + new_size - 1) / new_size;
-			break;
-		case HiloStrategy::legacy:
-			h = (free_from + new_size) / ((i128) new_size + 1);
-			break;
-		case HiloStrategy::pooled_lo:
-			h = free_from;
-			break;
-		case HiloStrategy::pooled:
-			h = free_from + new_size - 1;
-			break;
-		case HiloStrategy::pooled_hibernate3:
-			h = free_from + new_size;
-			break;
-	}
-	if (h < to_next_v)
-		h = to_next_v;
-	if (h > kMaxId)
-		return HiloStatus::overflow;
-
-	/* The first block drawn after the move must itself fit. */
-	i128		first;
-	i128		last;
-
-	block_bounds(to, (int64_t) h, new_size, &first, &last);
-	if (last > kMaxId)
-		return HiloStatus::overflow;
-	*new_next_v = (int64_t) h;
-	return HiloStatus::ok;
-}
-
-HiloStatus
-hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
-		  HiloStrategy to, int64_t to_next_v, int64_t new_size, int64_t *new_next_v) noexcept
-{
-	i128		free_from = 0;	/* no id >= this was reserved by a past draw */
-
-	if (old_size < 1 || new_size < 1)
-		return HiloStatus::bad_size;
-
-	/*
-	 * Blocks grow with v, so every past draw (values below next_v) reserved
-	 * only ids below the first id of next_v's block under the old size.
-	 */
-	switch (from)
-	{
-		case HiloStrategy::classic:
-			free_from = (i128) next_v * old_size;
-			break;
-		case HiloStrategy::legacy:
-			free_from = (i128) next_v * ((i128) old_size + 1);
-			break;
-		case HiloStrategy::pooled_lo:
-			free_from = next_v;
-			break;
-		case HiloStrategy::pooled:
-			free_from = (i128) next_v - old_size + 1;
-			break;
-		case HiloStrategy::pooled_hibernate3:
-			free_from = (i128) next_v - old_size;
-			break;
-	}
-	if (free_from < 1)
-		free_from = 1;
-	return value_above(to, free_from, to_next_v, new_size, new_next_v);
-}
-
-HiloStatus
-hilo_floor(HiloStrategy s, int64_t size, int64_t taken_to, int64_t next_v,
-		   int64_t *new_next_v) noexcept
-{
-	if (size < 1)
-		return HiloStatus::bad_size;
-
-	/*
-	 * Ids below 1 are never handed out, so a floor below 1 asks for
-	 * nothing; above it, cutting blocks at 1 changes no block's first id
-	 * relative to the floor, and the formulas of hilo_move are exact.
-	 */
-	if (taken_to < 1)
-	{
-		i128		first;
-		i128		last;
-
-		block_bounds(s, next_v, size, &first, &last);
-		if (last > kMaxId)
-			return HiloStatus::overflow;
-		*new_next_v = next_v;
-		return HiloStatus::ok;
-	}
-	return value_above(s, (i128) taken_to + 1, next_v, size, new_next_v);
-}
-
 HiloNodeRange
 hilo_node_range(int32_t node) noexcept
 {
@@ -327,13 +210,6 @@ hilo_node_range(int32_t node) noexcept
 	int64_t		first = (int64_t) node << kHiloNodeBits;
 
 	return HiloNodeRange{node == 0 ? 1 : first, first + (((int64_t) 1 << kHiloNodeBits) - 1)};
-}
-
-HiloStatus
-hilo_rebase(HiloStrategy s, int64_t next_v, int64_t old_size,
-			int64_t new_size, int64_t *new_next_v) noexcept
-{
-	return hilo_move(s, next_v, old_size, s, next_v, new_size, new_next_v);
 }
 
 HiloCache::HiloCache()
@@ -445,6 +321,28 @@ HiloCache::mark_stale(uint32_t oid) noexcept
 			e.checked_role = 0;
 		}
 	}
+}
+
+void
+HiloCache::drop_tentative() noexcept
+{
+	for (HiloEntry &e : pool_)
+	{
+		if (e.relid != 0 && e.tentative)
+		{
+			e.block.next = 1;
+			e.block.last = 0;
+		}
+	}
+}
+
+void
+HiloCache::end_transaction(bool aborted) noexcept
+{
+	if (aborted)
+		drop_tentative();
+	for (HiloEntry &e : pool_)
+		e.tentative = false;
 }
 
 void

@@ -1,7 +1,7 @@
 /*
  * hilo.hpp: the Hi/Lo algorithm without PostgreSQL: the id formulas of the
- * four supported strategies (with overflow checks), the rebase used when a
- * key's block size changes, and the backend-local cache of blocks.
+ * supported strategies (with overflow checks) and the backend-local cache
+ * of blocks.
  *
  * Vocabulary: a key draws values v from a sequence; each v reserves a block
  * of ids for one backend.  "size" is the block parameter of the strategy:
@@ -116,24 +116,6 @@ hilo_values_adjacent(HiloStrategy s, int64_t size, int64_t increment) noexcept
 }
 
 /*
- * Range sizes for clients that let the server choose (hilo_reserve with
- * n NULL).  A client is one session asking for one table's ids; prev_size
- * is the size of its previous range (0: none yet) and elapsed_ms the time
- * since that range was handed out (the client asks again, so it used it
- * up).  The aim is a range that lasts between kHiloRangeTargetMs and twice
- * that: a faster client grows by the power of two that would have made its
- * last range last that long (at most x16 a step), a client that took more
- * than twice as long shrinks likewise (at most /16 a step), always within
- * kHiloRangeMin .. kHiloRangeMax.  RavenDB's rule (x2 under 30 s, /2 over
- * 60 s) takes 15 round trips from 32 to a million ids; this one takes 4.
- */
-constexpr int64_t kHiloRangeMin = 32;
-constexpr int64_t kHiloRangeMax = 1048576;
-constexpr int64_t kHiloRangeTargetMs = 30000;
-
-int64_t		hilo_adapt_range(int64_t prev_size, int64_t elapsed_ms) noexcept;
-
-/*
  * Readable ids, RavenDB's form "<table>/<n>-<node tag>" (orders/54-A).  A
  * node tag is 1 .. kHiloNodeTagMax letters, digits or underscores, so that
  * the last '/' of an id always ends the table part, whatever the table is
@@ -169,35 +151,16 @@ extern const char *const hilo_strategy_list;
 HiloStatus	hilo_block(HiloStrategy s, int64_t v, int64_t size, HiloBlock *out) noexcept;
 
 /*
- * Changing a key's block size from old_size to new_size: given next_v, the
- * value the sequence would return next, compute *new_next_v, the value it
- * must return next so that no block under new_size overlaps any block drawn
- * under old_size (all of which came from values below next_v).  The result
- * is never below next_v: the sequence only moves forward.
+ * A sequence that counts ids (an own key, and the pooled strategy): value v
+ * gives v - increment + 1 .. v, so that no id handed out lies above the
+ * sequence's last value; none below floor (max(MINVALUE, 1)); a value the
+ * sequence returned before it was ever called (first: START, RESTART WITH,
+ * setval(s, n, false)) gives the one id v, "the next id is n".  below_one
+ * when v lies below floor; bad_size for an increment below 1.
  */
-HiloStatus	hilo_rebase(HiloStrategy s, int64_t next_v, int64_t old_size,
-						int64_t new_size, int64_t *new_next_v) noexcept;
+HiloStatus	hilo_count_block(int64_t v, int64_t increment, int64_t floor, bool first,
+							 HiloBlock *out) noexcept;
 
-/*
- * Moving a key to another sequence and formula (hilo_bind on a key in use):
- * the old key would draw next_v next with old_size under `from`; the new
- * sequence would return to_next_v next.  Computes *new_next_v, the value
- * the new sequence must return next so that its blocks under `to` and
- * new_size start above every id the old key could have handed out; never
- * below to_next_v.
- */
-HiloStatus	hilo_move(HiloStrategy from, int64_t next_v, int64_t old_size,
-					  HiloStrategy to, int64_t to_next_v, int64_t new_size,
-					  int64_t *new_next_v) noexcept;
-
-/*
- * The data floor: every id up to taken_to may already be in the table (the
- * largest id of the key's column, or an id given to hilo_set_floor() minus
- * one).  Given next_v, the value the key's sequence would return next,
- * computes *new_next_v: the smallest value, never below next_v, whose block
- * and every later block lie entirely above taken_to.  taken_to < 1 moves
- * nothing (ids start at 1).  overflow if that block would not fit in int64.
- */
 /*
  * Node ranges.  Where there are many nodes (a Citus cluster, or primaries
  * that write into one key space with id_gen.hilo_node_ranges on) each
@@ -228,8 +191,6 @@ hilo_node_of(int64_t id) noexcept
 	return id < 1 || (id >> kHiloNodeBits) > kHiloMaxNode ? -1 : (int32_t) (id >> kHiloNodeBits);
 }
 
-HiloStatus	hilo_floor(HiloStrategy s, int64_t size, int64_t taken_to, int64_t next_v,
-					   int64_t *new_next_v) noexcept;
 
 /*
  * One cached key of a backend.  Plain data: the glue reads and writes the
@@ -240,14 +201,13 @@ struct HiloEntry
 	uint32_t	relid;			/* table oid; 0 marks a free slot */
 	uint32_t	seqid;			/* oid of the sequence the key draws from */
 	uint32_t	checked_role;	/* role that passed the INSERT check; 0: none */
-	bool		stale;			/* an invalidation arrived: reload before use */
-	bool		adaptive;		/* the key's blocks adapt (hilo_set_adaptive) */
-	HiloStrategy strategy;
-	int64_t		size;
+	uint32_t	filenode;		/* the sequence's relfilenode the block came from */
+	bool		stale;			/* an invalidation arrived: check before use */
+	bool		tentative;		/* drawn from a relfilenode this transaction made */
+	HiloStrategy strategy;		/* ORM forms: as the call states it */
+	int32_t		max_lo;			/* ORM forms: as the call states it (0: none) */
 	HiloBlock	block;			/* empty (next > last) until the first draw */
-	int64_t		draws;			/* blocks (or runs of blocks) drawn by this backend */
-	int64_t		adapt_size;		/* ids of the last adaptive draw; 0: none yet */
-	int64_t		adapt_at_ms;	/* when it was drawn */
+	int64_t		draws;			/* blocks drawn by this backend */
 };
 
 /*
@@ -289,10 +249,15 @@ public:
 	/*
 	 * An invalidation for relation oid: marks stale the entry of that table
 	 * and every entry drawing from that sequence; oid 0 marks all.  Blocks
-	 * are kept: a block drawn before a change of block size or binding
-	 * stays unique (see hilo_rebase), so dropping it would only waste ids.
+	 * are kept here: the glue drops a block whose sequence got a new
+	 * relfilenode, as nextval() drops its cached values.
 	 */
 	void		mark_stale(uint32_t oid) noexcept;
+
+	/* Empties every block drawn from a relfilenode of this transaction (an abort). */
+	void		drop_tentative() noexcept;
+	/* The end of a transaction: an abort drops tentative blocks; either way none stays so. */
+	void		end_transaction(bool aborted) noexcept;
 
 	void		clear() noexcept;
 	size_t		size() const noexcept { return count_; }

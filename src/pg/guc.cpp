@@ -16,7 +16,6 @@ extern "C" {
 #include <ctime>
 
 int			idgen_hilo_max_lo = 1000;
-bool		idgen_hilo_adaptive = true;
 int			idgen_worker_id = -1;
 bool		idgen_hilo_node_ranges = false;
 char	   *idgen_snowflake_epoch = nullptr;
@@ -35,7 +34,7 @@ double		idgen_headroom_critical_percent = 99;
 double		idgen_test_clock_offset_ms = 0;
 double		idgen_test_monotonic_offset_ms = 0;
 int			idgen_test_wait_before_draw_flush = 0;
-int			idgen_test_wait_before_run_jump = 0;
+int			idgen_test_wait_before_draw_lock = 0;
 #endif
 
 /*
@@ -124,26 +123,14 @@ void
 idgen_define_gucs(void)
 {
 	DefineCustomIntVariable("id_gen.hilo_max_lo",
-							"Block size (max_lo) given to a Hi/Lo key on its first use.",
-							"A backend hands out this many ids per hi value it draws: 1000 keeps "
-							"the slow path under 0.1% of calls and, with fixed blocks, wastes at most "
-							"999 ids when a backend exits (an adaptive key's run, at most about a "
-							"million).  Existing keys keep theirs (see hilo_set_max_lo).",
+							"Block size (INCREMENT BY) of the sequence hilo_create_key() makes.",
+							"A backend hands out this many ids per value it draws: 1000 keeps "
+							"the slow path under 0.1% of calls and wastes at most 999 ids when a "
+							"backend exits.  Existing keys keep theirs (ALTER SEQUENCE ... INCREMENT BY).",
 							&idgen_hilo_max_lo,
 							1000, 1, INT_MAX,
 							PGC_USERSET, 0,
 							nullptr, nullptr, nullptr);
-
-	DefineCustomBoolVariable("id_gen.hilo_adaptive",
-							 "Whether a Hi/Lo key gets blocks that adapt per backend on its first use.",
-							 "On (the default), a backend that uses its ids fast takes runs of max_lo-id "
-							 "blocks, up to about a million ids per draw, so that the WAL flush each draw "
-							 "needs is rare; a slow one takes one block.  Off: one block per draw.  "
-							 "Existing keys keep theirs (see hilo_set_adaptive).",
-							 &idgen_hilo_adaptive,
-							 true,
-							 PGC_USERSET, 0,
-							 nullptr, nullptr, nullptr);
 
 	DefineCustomIntVariable("id_gen.worker_id",
 							"Worker id (0..1023) written into every snowflake id; -1: automatic.",
@@ -159,7 +146,7 @@ idgen_define_gucs(void)
 							 "For primaries that write into one key space (logical replication both "
 							 "ways): node n's own keys draw from n * 2^43 .. (n+1) * 2^43 - 1, below "
 							 "2^53.  Off (the default), a server draws from 1 upward whatever its "
-							 "worker id; a Citus node uses its group's range either way.",
+							 "worker id.",
 							 &idgen_hilo_node_ranges,
 							 false,
 							 PGC_SIGHUP, 0,
@@ -320,10 +307,10 @@ idgen_define_gucs(void)
 							0, 0, INT_MAX,
 							PGC_SUSET, GUC_NOT_IN_SAMPLE,
 							nullptr, nullptr, nullptr);
-	DefineCustomIntVariable("id_gen.test_wait_before_run_jump",
-							"Test builds only: a draw of several Hi/Lo blocks waits for pg_advisory_lock(n) between its nextval() and its setval().",
+	DefineCustomIntVariable("id_gen.test_wait_before_draw_lock",
+							"Test builds only: a Hi/Lo draw waits for pg_advisory_lock(n) between finding its key and locking its sequence.",
 							"0 (the default) disables the pause.",
-							&idgen_test_wait_before_run_jump,
+							&idgen_test_wait_before_draw_lock,
 							0, 0, INT_MAX,
 							PGC_SUSET, GUC_NOT_IN_SAMPLE,
 							nullptr, nullptr, nullptr);

@@ -6,7 +6,6 @@
 #include "pg/pg.hpp"
 
 extern int	idgen_hilo_max_lo;
-extern bool idgen_hilo_adaptive;	/* new keys adaptive (hilo_set_adaptive) */
 extern int	idgen_worker_id;
 extern bool idgen_hilo_node_ranges;	/* Hi/Lo node ranges outside Citus */
 extern char *idgen_snowflake_epoch;
@@ -30,7 +29,7 @@ extern double idgen_headroom_critical_percent;
 extern double idgen_test_clock_offset_ms;	/* added to the generators' wall clock, ms */
 extern double idgen_test_monotonic_offset_ms;	/* added to their monotonic clock, ms */
 extern int	idgen_test_wait_before_draw_flush;	/* advisory lock key; 0: off */
-extern int	idgen_test_wait_before_run_jump;	/* advisory lock key; 0: off */
+extern int	idgen_test_wait_before_draw_lock;	/* advisory lock key; 0: off */
 #endif
 
 extern void idgen_define_gucs(void);

@@ -1,11 +1,12 @@
 // The real Hibernate 3.6 (Debian's libhibernate3-java) keying rows with its
-// table Hi/Lo generators, beside SQL sessions that key rows of the same
-// tables with DEFAULT hilo_next() bound by hilo_bind_table().  Run by
+// sequence Hi/Lo generators, beside SQL sessions that key rows of the same
+// tables with DEFAULT hilo_next('<the sequence>', '<formula>').  Run by
 // test/t/051_hibernate.pl:
 //   java -cp <hibernate and its dependencies> HibernateHilo URL USER WHO ROWS MAX_LO
-// inserts ROWS rows into each of orm_unique (generator "hilo":
-// hibernate_unique_key.next_hi) and orm_multi (MultipleHiLoPerTableGenerator:
-// hibernate_sequences, row 'orm_multi'), one transaction per row, with
+// inserts ROWS rows into each of orm_seqhilo (generator "seqhilo":
+// orm_seqhilo_seq, hi * (max_lo + 1) + lo) and orm_pooled
+// (SequenceStyleGenerator, optimizer "pooled", increment MAX_LO:
+// orm_pooled_seq, v - MAX_LO .. v - 1 in 3.6), one transaction per row, with
 // who = WHO.  The mapping is dynamic-map (no entity classes).  Prints one
 // "ok <check>" or "not ok <check>: <why>" line per check.
 import java.util.HashMap;
@@ -22,20 +23,21 @@ public class HibernateHilo {
             + "<!DOCTYPE hibernate-mapping PUBLIC \"-//Hibernate/Hibernate Mapping DTD 3.0//EN\""
             + " \"http://www.hibernate.org/dtd/hibernate-mapping-3.0.dtd\">\n"
             + "<hibernate-mapping>\n"
-            + "  <class entity-name=\"OrmUnique\" table=\"orm_unique\">\n"
+            + "  <class entity-name=\"OrmSeqHilo\" table=\"orm_seqhilo\">\n"
             + "    <id name=\"id\" column=\"id\" type=\"long\">\n"
-            + "      <generator class=\"hilo\">\n"
-            + "        <param name=\"table\">hibernate_unique_key</param>\n"
-            + "        <param name=\"column\">next_hi</param>\n"
+            + "      <generator class=\"seqhilo\">\n"
+            + "        <param name=\"sequence\">orm_seqhilo_seq</param>\n"
             + "        <param name=\"max_lo\">" + maxLo + "</param>\n"
             + "      </generator>\n"
             + "    </id>\n"
             + "    <property name=\"who\" column=\"who\" type=\"string\"/>\n"
             + "  </class>\n"
-            + "  <class entity-name=\"OrmMulti\" table=\"orm_multi\">\n"
+            + "  <class entity-name=\"OrmPooled\" table=\"orm_pooled\">\n"
             + "    <id name=\"id\" column=\"id\" type=\"long\">\n"
-            + "      <generator class=\"org.hibernate.id.MultipleHiLoPerTableGenerator\">\n"
-            + "        <param name=\"max_lo\">" + maxLo + "</param>\n"
+            + "      <generator class=\"org.hibernate.id.enhanced.SequenceStyleGenerator\">\n"
+            + "        <param name=\"sequence_name\">orm_pooled_seq</param>\n"
+            + "        <param name=\"increment_size\">" + maxLo + "</param>\n"
+            + "        <param name=\"optimizer\">pooled</param>\n"
             + "      </generator>\n"
             + "    </id>\n"
             + "    <property name=\"who\" column=\"who\" type=\"string\"/>\n"
@@ -59,7 +61,7 @@ public class HibernateHilo {
         String error = "";
         try {
             for (int i = 0; i < rows; i++) {
-                for (String entity : new String[] {"OrmUnique", "OrmMulti"}) {
+                for (String entity : new String[] {"OrmSeqHilo", "OrmPooled"}) {
                     Session s = sf.openSession();
                     Transaction tx = s.beginTransaction();
                     Map<String, Object> row = new HashMap<>();

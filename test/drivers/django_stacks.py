@@ -24,7 +24,7 @@ django.setup()
 from django.core.management import call_command
 from django.db import connection
 
-from django_app.models import Account, Event, Item, Login, Order
+from django_app.models import Account, Event, Item, Login, Order, Ticket
 
 failed = False
 
@@ -37,7 +37,7 @@ def check(name, cond, why=""):
 
 with connection.cursor() as cur:
     cur.execute("DROP TABLE IF EXISTS django_app_item, django_app_order, django_app_event, "
-                "django_app_login, django_app_account, django_migrations")
+                "django_app_login, django_app_account, django_app_ticket, django_migrations")
 call_command("migrate", "django_app", verbosity=0)
 try:
     call_command("makemigrations", "django_app", check=True, dry_run=True, verbosity=0)
@@ -76,6 +76,24 @@ check("bigint: create() sets the snowflake_next() id", str(account.id) == text a
 Login.objects.create(account=account)
 Login.objects.create(account=account)
 check("bigint: children by foreign key", Account.objects.get(pk=account.id).logins.count() == 2)
+
+# bigint DEFAULT hilo_next(): a Hi/Lo key the migration made; migrating back
+# and forth again keeps the default as the model says and no id repeats.
+first_tickets = [Ticket.objects.create(title=str(i)).id for i in range(3)]
+check("hilo: create() sets the hilo_next() ids", first_tickets == sorted(first_tickets) and first_tickets[0] >= 1, first_tickets)
+try:
+    call_command("migrate", "django_app", "0001", verbosity=0)
+    call_command("migrate", "django_app", verbosity=0)
+    check("hilo: migrate back to 0001 and forward again", True)
+except Exception as e:
+    check("hilo: migrate back to 0001 and forward again", False, e)
+try:
+    call_command("makemigrations", "django_app", check=True, dry_run=True, verbosity=0)
+    check("hilo: makemigrations --check after the round trip: no pending change", True)
+except SystemExit as e:
+    check("hilo: makemigrations --check after the round trip: no pending change", False, e)
+more = [Ticket.objects.create(title="again").id for i in range(3)]
+check("hilo: the table made again has its key again (ids from 1)", more == [1, 2, 3], more)
 
 # Without the recipe: a plain field with the same DEFAULT inserts NULL.
 from django.db import IntegrityError, models

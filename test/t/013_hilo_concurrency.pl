@@ -2,8 +2,8 @@
 # race on the first draws of 30 fresh keys (some inside transactions that
 # roll back) and keep drawing small blocks.  No id may come twice (the
 # primary keys would refuse the insert, and pgbench would fail).  Each key
-# was made by its table's CREATE TABLE, so a first draw makes nothing:
-# every table keeps exactly its one sequence.
+# was made by hilo_create_key() after its CREATE TABLE, so a first draw
+# makes nothing: every table keeps exactly its one sequence.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -19,11 +19,11 @@ $node->safe_psql('postgres', 'ALTER DATABASE postgres SET id_gen.hilo_max_lo = 4
 for my $i (1 .. 30)
 {
 	$node->safe_psql('postgres',
-		"CREATE TABLE t$i (id bigint PRIMARY KEY DEFAULT hilo_next('t$i'), v int)");
+		"CREATE TABLE t$i (id bigint PRIMARY KEY DEFAULT hilo_next('t$i'), v int); SELECT hilo_create_key('t$i')");
 }
 
 # Twelve clients at once on one fresh key, before anyone drew from it.
-$node->safe_psql('postgres', 'CREATE TABLE fresh (id bigint PRIMARY KEY DEFAULT hilo_next(\'fresh\'))');
+$node->safe_psql('postgres', q{CREATE TABLE fresh (id bigint PRIMARY KEY DEFAULT hilo_next('fresh')); SELECT hilo_create_key('fresh')});
 $node->pgbench(
 	'--no-vacuum --client=12 --transactions=5',
 	0,

@@ -34,16 +34,11 @@ wal_writer_delay = 10s
 });
 $node->start;
 
-# t has one block per draw (hilo_set_adaptive(false)), so
-# that A and B draw side by side; t_ad adapts (the default), and its runs
-# are drawn with the key's draw lock held exclusively up to the flush (part 2).
+# t has blocks of 10: A and B draw side by side.
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION id_gen;
 	CREATE TABLE t (id bigint PRIMARY KEY DEFAULT hilo_next('t'));
-	SELECT hilo_set_max_lo('t', 10);
-	SELECT hilo_set_adaptive('t', false);
-	CREATE TABLE t_ad (id bigint PRIMARY KEY DEFAULT hilo_next('t_ad'));
-	SELECT hilo_set_max_lo('t_ad', 10);
+	SELECT hilo_create_key('t', max_lo => 10);
 	INSERT INTO t SELECT FROM generate_series(1, 25);
 });
 my $committed_max = $node->safe_psql('postgres', 'SELECT max(id) FROM t');
@@ -85,35 +80,6 @@ cmp_ok($after, '>', $b_max, 'the first block drawn after the crash lies above th
 $node->safe_psql('postgres', 'INSERT INTO t SELECT FROM generate_series(1, 400)');
 is($node->safe_psql('postgres', "SELECT count(*) FROM t WHERE id BETWEEN $b_min AND $b_max"),
 	'0', "no later block contains B's ids");
-
-# 2. An adaptive key: A draws a run of blocks (one nextval() and one
-# setval() past the rest) and stops before flushing.  B, drawing from the
-# same key, gets values above A's run whose WAL record follows A's, so
-# B's own flush makes A's run durable too (or B waits for A): after the
-# crash, no id B returned comes again.
-is($node->safe_psql('postgres',
-		"SELECT string_agg(table_name || ':' || adaptive, ' ' ORDER BY table_name::text) FROM id_gen.hilo_keys"),
-	't:false t_ad:true', 't_ad adapts, t does not');
-$holder = $node->background_psql('postgres');
-$holder->query_safe('SELECT pg_advisory_lock(4243)');
-$node->safe_psql('postgres', 'CHECKPOINT');
-$a = $node->background_psql('postgres');
-$a->query_safe('SET id_gen.test_wait_before_draw_flush = 4243');
-$a->query_until(qr/drawing/, "\\echo drawing\nSELECT hilo_next('t_ad');\n");
-$node->poll_query_until('postgres', q{
-	SELECT count(*) = 1 FROM pg_locks
-	 WHERE locktype = 'advisory' AND objid = 4243 AND NOT granted})
-  or die 'A did not reach its pause point';
-my ($ret, $out, $err) = $node->psql('postgres',
-	"SET statement_timeout = '5s'; SELECT min(id) || '|' || max(id) FROM (SELECT hilo_next('t_ad') AS id FROM generate_series(1, 5)) s");
-my ($b2_min, $b2_max) = $ret == 0 ? split(/\|/, $out) : (0, 0);
-ok($ret == 0 || $err =~ /statement timeout/, "B returned ids ($out) or waited for A's run") or diag($err);
-$node->stop('immediate');
-$a->{run}->kill_kill;
-$holder->{run}->kill_kill;
-$node->start;
-my $after_ad = $node->safe_psql('postgres', "SELECT hilo_next('t_ad')");
-cmp_ok($after_ad, '>', $b2_max, 'the adaptive key draws above the ids B returned after the crash');
 
 $node->stop;
 done_testing();

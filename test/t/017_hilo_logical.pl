@@ -1,15 +1,14 @@
 # Hi/Lo keys and logical replication, and a switchover.  A key is its
-# table's sequence and the formula in the column's default; logical
-# replication copies rows but no sequence (PostgreSQL 15-17), and there is
-# no table of keys to publish.  The subscriber's schema comes from
-# pg_dump --schema-only, so it has each key, its default and its sequence
-# at its start: the restore's event trigger makes no key of its own.  Rows
-# flow; the subscriber's own keyed table keeps drawing meanwhile.  After a
-# switchover (writes stop on A, DEFAULT hilo_next() on B) the DBA moves each
-# key above the replicated rows with hilo_set_floor(), as setval() for a
-# serial's sequence; then no id already in a table is handed out, whatever
-# the key's strategy, index or partitioning, and the application of a
-# bound key draws blocks of its own beside them.
+# table's sequence (a serial's); logical replication copies rows but no
+# sequence (PostgreSQL 15-17), and there is no table of keys to publish.
+# The subscriber's schema comes from pg_dump --schema-only, so it has each
+# key, its default and its sequence at its start.  Rows flow; the
+# subscriber's own keyed table keeps drawing meanwhile.  After a switchover
+# (writes stop on A, DEFAULT hilo_next() on B) the DBA moves each key above
+# the replicated rows with setval(seq, max(id)), as for a serial; then no
+# id already in a table is handed out, whatever the key's index or
+# partitioning, and the application of an ORM form draws blocks of its own
+# beside them.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -27,18 +26,19 @@ my @tables = qw(t_own t_noidx t_bound t_parted);
 $a->safe_psql('postgres', q{
 	CREATE EXTENSION id_gen;
 	CREATE TABLE t_own (id bigint PRIMARY KEY DEFAULT hilo_next('t_own'), v int);
-	SELECT hilo_set_max_lo('t_own', 100);
+	SELECT hilo_create_key('t_own', max_lo => 100);
 	-- no index on the key's column (inserts only, so no replica identity needed)
 	CREATE TABLE t_noidx (id bigint DEFAULT hilo_next('t_noidx'), v int);
-	-- bound to an application's sequence (EF Core style)
+	SELECT hilo_create_key('t_noidx');
+	-- an application's sequence (EF Core style)
 	CREATE SEQUENCE app_seq INCREMENT 10;
-	CREATE TABLE t_bound (id bigint PRIMARY KEY DEFAULT hilo_next('t_bound'), v int);
-	SELECT hilo_bind('t_bound', 'app_seq', 'pooled_lo');
+	CREATE TABLE t_bound (id bigint PRIMARY KEY DEFAULT hilo_next('app_seq', 'pooled_lo'), v int);
 	-- partitioned: the partitions are published and share the parent's key
 	CREATE TABLE t_parted (id bigint DEFAULT hilo_next('t_parted'), v int,
 	                       PRIMARY KEY (id, v)) PARTITION BY RANGE (v);
 	CREATE TABLE t_parted_1 PARTITION OF t_parted FOR VALUES FROM (MINVALUE) TO (500);
 	CREATE TABLE t_parted_2 PARTITION OF t_parted FOR VALUES FROM (500) TO (MAXVALUE);
+	SELECT hilo_create_key('t_parted');
 });
 for my $i (1 .. 3)
 {
@@ -56,10 +56,11 @@ $a->command_ok([ 'pg_dump', '--schema-only', '-f', $schema, '-d', $a->connstr('p
 $b->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', $schema, '-d', $b->connstr('postgres') ],
 	'schema restored on the subscriber');
 is($b->safe_psql('postgres', $keys_sql), $a->safe_psql('postgres', $keys_sql),
-	'B has the same keys: the restore made none of its own');
+	'B has the same keys');
 # A table of B's own, keyed on B.
 $b->safe_psql('postgres', q{
 	CREATE TABLE b_local (id bigint PRIMARY KEY DEFAULT hilo_next('b_local'), v int);
+	SELECT hilo_create_key('b_local');
 	INSERT INTO b_local (v) SELECT g FROM generate_series(1, 50) g;
 });
 
@@ -92,8 +93,9 @@ $b->safe_psql('postgres', 'DROP SUBSCRIPTION s');
 my %max_a = map { $_ => $a->safe_psql('postgres', "SELECT max(id) FROM $_") } @tables;
 for my $t (@tables)
 {
-	cmp_ok($b->safe_psql('postgres', "SELECT hilo_set_floor('$t')"), '>', $max_a{$t},
-		"hilo_set_floor('$t') on B moves the key above the replicated rows");
+	my $seq = $b->safe_psql('postgres', "SELECT sequence FROM id_gen.hilo_keys WHERE table_name = '$t'::regclass");
+	cmp_ok($b->safe_psql('postgres', "SELECT setval('$seq', max(id)) FROM $t"), '>=', $max_a{$t},
+		"setval() on B moves the key of $t above the replicated rows");
 }
 for my $i (1 .. 3)
 {

@@ -82,6 +82,7 @@ for my $name ('a', 'b')
 	$node{$name}->safe_psql('postgres', "
 		CREATE TABLE ids_a ($cols, hl bigint DEFAULT hilo_next('ids_a') UNIQUE);
 		CREATE TABLE ids_b ($cols, hl bigint DEFAULT hilo_next('ids_b') UNIQUE);
+		SELECT hilo_create_key('ids_a'), hilo_create_key('ids_b');
 		CREATE PUBLICATION pub_$name FOR TABLE ids_$name");
 }
 # connstr() quotes the database name: double the quotes inside the literal

@@ -1,10 +1,11 @@
 # Rows replicated from another node never move this node's key (issue 16,
 # item 6).  Node B (worker id 2) publishes t; node A (worker id 1)
-# subscribes to t and writes into it too, both with node ranges on.  No
-# draw reads the table, and the owner's hilo_set_floor() counts only ids
-# inside A's own range: B's ids, in B's range, can never collide with A's,
+# subscribes to t and writes into it too, both with node ranges on: each
+# node's hilo_create_key() bounds its sequence by the node's range.  No
+# draw reads the table: B's ids, in B's range, can never collide with A's,
 # so A keeps drawing from its range, also after B's rows are deleted.  B's
-# rows inside A's range (a bulk load with explicit ids) still count.
+# rows inside A's range (a bulk load with explicit ids) are A's owner's to
+# step over, with setval() as for a serial.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -22,7 +23,7 @@ for my $name ('a', 'b')
 	$n->start;
 	$n->safe_psql('postgres', "CREATE EXTENSION id_gen;
 		CREATE TABLE t (id bigint PRIMARY KEY DEFAULT hilo_next('t'), node text);
-		SELECT hilo_set_max_lo('t', 10)");
+		SELECT hilo_create_key('t', max_lo => 10)");
 	$node{$name} = $n;
 }
 (my $conn = $node{b}->connstr('postgres')) =~ s/'/''/g;
@@ -66,15 +67,14 @@ is($node{a}->safe_psql('postgres',
 	"SELECT count(*), bool_and(hilo_node_of(id) = 1) FROM t WHERE node = 'a'"),
 	'125|t', 'A still draws from its range');
 
-# Ids inside A's range count for hilo_set_floor() on A, whoever wrote them: B
-# loads one explicitly, and A's owner moves A's key above it (no draw reads
-# the table: hilo_set_floor() after a load, as setval() for a sequence).
+# B loads an id of A's range explicitly, and A's owner moves A's key above
+# it (no draw reads the table: setval() after a load, as for a serial).
 my $high = $node{a}->safe_psql('postgres',
 	"SELECT max(id) + 1000 FROM t WHERE node = 'a'");
 $node{b}->safe_psql('postgres', "INSERT INTO t VALUES ($high, 'b')");
 $node{b}->wait_for_catchup('sub');
-cmp_ok($node{a}->safe_psql('postgres', "SELECT hilo_set_floor('t')"), '>', $high,
-	'hilo_set_floor() on A counts an id of its range from B');
+is($node{a}->safe_psql('postgres', "SELECT setval('t_id_seq', max(id)) FROM t WHERE hilo_node_of(id) = 1"), $high,
+	'setval() on A to the largest id of its range, one from B');
 a_inserts('above an id of its range that B wrote');
 is($node{a}->safe_psql('postgres',
 	"SELECT count(*) FILTER (WHERE id > $high), count(*) FILTER (WHERE id = $high),

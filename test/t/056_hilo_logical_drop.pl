@@ -4,7 +4,7 @@
 # replicated the DELETE of x's row with its regclass printed as a bare OID,
 # which named whatever table had that OID on the subscriber, and the
 # subscriber lost the key of its own table y.  Now a key is its table's
-# sequence and the formula in its default: nothing of it is replicated, and
+# sequence (OWNED BY its column): nothing of it is replicated, and
 # a DROP TABLE drops the key with the table, on that side only.  B's table
 # y is given the OID of A's x to keep the old attack's shape.
 use strict;
@@ -24,8 +24,11 @@ $a->safe_psql('postgres', q{
 	CREATE EXTENSION id_gen;
 	SELECT lo_unlink(lo_create(0)) FROM generate_series(1, 50);
 	CREATE TABLE x (id bigint PRIMARY KEY DEFAULT hilo_next('x'), v int);
+	SELECT hilo_create_key('x');
 	CREATE TABLE a_kept (id bigint PRIMARY KEY DEFAULT hilo_next('a_kept'), v int);
+	SELECT hilo_create_key('a_kept');
 	CREATE TABLE from_b (id bigint PRIMARY KEY DEFAULT hilo_next('from_b'), v int);
+	SELECT hilo_create_key('from_b');
 	INSERT INTO x (v) VALUES (1);
 	INSERT INTO a_kept (v) VALUES (1);
 });
@@ -40,9 +43,13 @@ $b->safe_psql('postgres', qq{
 		WHILE lo_create(0) < $x_oid - 1 LOOP END LOOP;
 	END \$\$;
 	CREATE TABLE y (id bigint PRIMARY KEY DEFAULT hilo_next('y'), v int);
+	SELECT hilo_create_key('y');
 	CREATE TABLE x (id bigint PRIMARY KEY DEFAULT hilo_next('x'), v int);
+	SELECT hilo_create_key('x');
 	CREATE TABLE a_kept (id bigint PRIMARY KEY DEFAULT hilo_next('a_kept'), v int);
+	SELECT hilo_create_key('a_kept');
 	CREATE TABLE from_b (id bigint PRIMARY KEY DEFAULT hilo_next('from_b'), v int);
+	SELECT hilo_create_key('from_b');
 	INSERT INTO y (v) VALUES (1);
 });
 my $y_oid = $b->safe_psql('postgres', "SELECT 'y'::regclass::oid");
@@ -93,7 +100,7 @@ is($a->safe_psql('postgres', "SELECT count(*) FROM id_gen.hilo_keys WHERE table_
 for my $t ([ $a, 'a_kept' ], [ $a, 'from_b' ], [ $b, 'x' ], [ $b, 'y' ])
 {
 	my ($n, $table) = @$t;
-	$n->safe_psql('postgres', "SELECT hilo_set_floor('$table')");	# above the replicated rows
+	$n->safe_psql('postgres', "SELECT setval(pg_get_serial_sequence('$table', 'id'), max(id)) FROM $table");	# above the replicated rows
 	$n->safe_psql('postgres', "INSERT INTO $table (v) SELECT g FROM generate_series(1, 100) g");
 	is($n->safe_psql('postgres', "SELECT count(*) = count(DISTINCT id) FROM $table"), 't',
 		$n->name . ": $table keeps drawing unique ids");

@@ -29,11 +29,14 @@ $node->safe_psql('postgres', q{
 CREATE EXTENSION id_gen;
 CREATE ROLE exporter LOGIN IN ROLE pg_monitor;
 CREATE TABLE h (id bigint PRIMARY KEY DEFAULT hilo_next('h'));
+SELECT hilo_create_key('h');
 CREATE TABLE near (id bigint PRIMARY KEY DEFAULT hilo_next('near'));
+SELECT hilo_create_key('near');
 INSERT INTO near DEFAULT VALUES;
 DO $$ BEGIN
     FOR i IN 1..98 LOOP
         EXECUTE format('CREATE TABLE k%s (id bigint PRIMARY KEY DEFAULT hilo_next(%L))', i, 'k' || i);
+        PERFORM hilo_create_key(('k' || i)::regclass);
         EXECUTE format('INSERT INTO k%s DEFAULT VALUES', i);
     END LOOP;
 END $$;
@@ -117,13 +120,13 @@ SKIP:
 
 	# Into the node range's last 5%, then its last 0.5%.
 	$node->safe_psql('postgres', q{
-SELECT hilo_set_floor('near', 26388279066624 + (0.95 * 8796093022208)::bigint);
+SELECT setval('near_id_seq', 26388279066624 + (0.95 * 8796093022208)::bigint);
 INSERT INTO near DEFAULT VALUES;});
 	$m = $scrape->();
 	is($metric->($m, 'id_gen_headroom_status_code', 'hilo', 'public.near'), '1',
 		'95% of the node range used: status_code 1 (warning)');
 	$node->safe_psql('postgres', q{
-SELECT hilo_set_floor('near', 26388279066624 + (0.995 * 8796093022208)::bigint);
+SELECT setval('near_id_seq', 26388279066624 + (0.995 * 8796093022208)::bigint);
 INSERT INTO near DEFAULT VALUES;});
 	$m = $scrape->();
 	is($metric->($m, 'id_gen_headroom_status_code', 'hilo', 'public.near'), '2',

@@ -31,7 +31,8 @@ for my $name ('a', 'b')
 		CREATE TABLE events (id bigint PRIMARY KEY DEFAULT snowflake_next(),
 		                     d bigint UNIQUE DEFAULT decimal_id(),
 		                     h bigint UNIQUE, node text);
-		CREATE TABLE h (id bigint PRIMARY KEY DEFAULT hilo_next('h'));});
+		CREATE TABLE h (id bigint PRIMARY KEY DEFAULT hilo_next('h'));
+		SELECT hilo_create_key('h');});
 	$node{$name} = $n;
 }
 my ($a, $b) = @node{'a', 'b'};

@@ -14,13 +14,13 @@
  * the shard draws from this node's key of the table.  It runs as the
  * caller and takes no lock.
  *
- * Citus gives each worker's copy of a key's sequence a window, MINVALUE and
- * RESTART (group << 48) + 1, MAXVALUE 2^48 above, restored at each metadata
- * sync.  An own key whose sequence has exactly this node's window counts
- * from the window's start into the node's range (hilo_citus_window).  A key
- * is made before Citus distributes its table, never after
- * (hilo_citus_refuse_key): each worker would make its own, which the next
- * metadata sync replaces with the coordinator's.
+ * Citus gives each worker's copy of a key's sequence a window (MINVALUE
+ * (group << 48) + 1, 2^48 values), restored at each metadata sync.  The
+ * sequence counts ids and blocks never reach below MINVALUE, so a worker's
+ * ids are its window's: no code of ours.  Citus refuses CREATE SEQUENCE
+ * ... OWNED BY a distributed table: hilo_create_key() comes before
+ * create_distributed_table(), and a key that is not bigint is refused on
+ * Citus (hilo_citus_check_type), as Citus leaves such a sequence exhausted.
  */
 #include "pg/pg.hpp"
 
@@ -29,19 +29,15 @@
 #include "pg/node_identity.hpp"
 
 extern "C" {
-#include "access/genam.h"
 #include "access/htup_details.h"
-#include "access/stratnum.h"
-#include "access/table.h"
 #include "access/xact.h"
 #include "catalog/pg_namespace.h"
-#include "catalog/pg_sequence.h"
+#include "catalog/pg_type.h"
 #include "catalog/namespace.h"
 #include "nodes/makefuncs.h"
 #include "nodes/parsenodes.h"
 #include "parser/parser.h"
 #include "tcop/utility.h"
-#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 }
@@ -158,53 +154,16 @@ hilo_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyT
 }
 
 void
-hilo_citus_window(HiloKey *key)
+hilo_citus_check_type(Oid seqtypid, Oid relid)
 {
 	int64		group;
-	HeapTuple	tup;
 
-	key->seq_base = key->id_base = 0;
-	if (!key->own || !idgen_citus_group(&group) || group < 1 || group > idgen::kHiloMaxNode)
-		return;
-	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(key->seqid));
-	if (!HeapTupleIsValid(tup))
-		return;
-	if (((Form_pg_sequence) GETSTRUCT(tup))->seqmin == (group << 48) + 1 &&
-		((Form_pg_sequence) GETSTRUCT(tup))->seqmax == (group << 48) + 1 + ((int64) 1 << 48))
-	{
-		key->seq_base = (group << 48) + 1;
-		key->id_base = hilo_key_range(key).first - 1;
-	}
-	ReleaseSysCache(tup);
-}
-
-void
-hilo_citus_refuse_key(Oid relid)
-{
-	Oid			dist = get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE);
-	AttrNumber	col = OidIsValid(dist) ? get_attnum(dist, "logicalrelid") : InvalidAttrNumber;
-	Relation	rel;
-	SysScanDesc scan;
-	ScanKeyData skey;
-	bool		found;
-
-	if (col == InvalidAttrNumber)
-		return;
-	rel = table_open(dist, AccessShareLock);
-	ScanKeyInit(&skey, col, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(relid));
-	scan = systable_beginscan(rel, InvalidOid, false, nullptr, 1, &skey);
-	found = HeapTupleIsValid(systable_getnext(scan));
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-	if (found)
+	if (seqtypid != INT8OID && idgen_citus_group(&group))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot make a Hi/Lo key for table %s, which Citus distributes already", hilo_relname(relid)),
-				 errdetail("Citus sends ALTER TABLE ... SET DEFAULT to every node as written: each worker would make a key "
-						   "of its own, which the next metadata sync replaces with the coordinator's, handing out its ids again."),
-				 errhint("Set DEFAULT hilo_next('%s') before create_distributed_table() or create_reference_table(); "
-						 "here: undistribute_table('%s'), set the default, distribute the table again.",
-						 hilo_relname(relid), hilo_relname(relid))));
+				 errmsg("the Hi/Lo key of table %s is not bigint, which Citus needs", hilo_relname(relid)),
+				 errdetail("Citus gives each node a window of a bigint sequence; a smaller sequence it leaves exhausted."),
+				 errhint("ALTER TABLE ... ALTER COLUMN ... TYPE bigint and ALTER SEQUENCE ... AS bigint before create_distributed_table().")));
 }
 
 void

@@ -1,38 +1,45 @@
 /*
- * hilo/key.cpp: what a Hi/Lo key is.  A key is stated by the full-form
- * default of its table's column (hilo.hpp); this file reads it, checks
- * what a draw needs, and moves a key's sequence as its owner.
+ * hilo/key.cpp: what a Hi/Lo key is.  Table t's key is the one sequence
+ * OWNED BY the column of t whose default calls hilo_next('t'), found as
+ * pg_get_serial_sequence() finds a serial's (hilo.hpp); hilo_create_key()
+ * makes it; id_gen.hilo_key_list() lists every key for the view
+ * id_gen.hilo_keys.
  */
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
-#include "pg/extension_owner.hpp"
+#include "pg/guc.hpp"
 
 #include "pg/hilo/hilo.hpp"
 
 extern "C" {
+#include "access/genam.h"
 #include "access/htup_details.h"
 #include "access/relation.h"
+#include "access/table.h"
+#include "access/tableam.h"
 #include "access/xlog.h"
 #include "catalog/dependency.h"
+#include "catalog/pg_attrdef.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
-#include "catalog/pg_sequence.h"
-#include "common/int.h"
+#include "catalog/pg_type.h"
+#include "commands/defrem.h"
 #include "executor/spi.h"
+#include "executor/tuptable.h"
 #include "funcapi.h"
 #include "nodes/nodeFuncs.h"
-#include "nodes/primnodes.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
+#include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
-#include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
+#include "utils/tuplestore.h"
 }
-
-using idgen::HiloStrategy;
 
 char *
 hilo_relname(Oid relid)
@@ -71,30 +78,6 @@ hilo_null_argument(const char *what, const char *example)
 			(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 			 errmsg("%s must not be NULL", what),
 			 errhint("%s", example)));
-}
-
-void
-hilo_check_max_lo(int32 max_lo)
-{
-	if (max_lo <= 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("max_lo must be greater than zero, not %d", max_lo),
-				 errhint("max_lo is the number of ids per block, e.g. 1000.")));
-}
-
-HiloStrategy
-hilo_strategy_arg(text *arg)
-{
-	char	   *s = text_to_cstring(arg);
-	HiloStrategy strategy;
-
-	if (!idgen::hilo_parse_strategy(s, &strategy))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown Hi/Lo strategy \"%s\"", s),
-				 errhint("Use one of: %s.", idgen::hilo_strategy_list)));
-	return strategy;
 }
 
 void
@@ -137,48 +120,6 @@ hilo_check_table(Oid relid, bool need_owner)
 				 errhint("GRANT INSERT ON %s TO the role that generates the ids.", hilo_relname(relid))));
 }
 
-FormData_pg_sequence
-hilo_seq_params(Oid seqid)
-{
-	HeapTuple	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
-	FormData_pg_sequence seq;
-
-	if (!HeapTupleIsValid(tup))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("sequence with OID %u does not exist", seqid)));
-	seq = *(Form_pg_sequence) GETSTRUCT(tup);
-	ReleaseSysCache(tup);
-	return seq;
-}
-
-void
-hilo_require_drawable_seq(Oid seqid, Oid relid)
-{
-	char		persistence = get_rel_persistence(seqid);
-
-	if (get_rel_relkind(seqid) != RELKIND_SEQUENCE)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a sequence", get_rel_name(seqid) ? get_rel_name(seqid) : "?"),
-				 errhint("Pass the sequence the application draws its hi values from.")));
-	if (persistence == RELPERSISTENCE_TEMP ||
-		(persistence == RELPERSISTENCE_UNLOGGED && get_rel_persistence(relid) != RELPERSISTENCE_UNLOGGED))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("sequence %s is %s", hilo_relname(seqid),
-						persistence == RELPERSISTENCE_TEMP ? "temporary" : "unlogged"),
-				 errdetail("A crash resets an unlogged sequence and a temporary one ends with its session: "
-						   "the Hi/Lo key of a logged table would hand out its ids again."),
-				 errhint("Use a permanent sequence; ALTER SEQUENCE ... SET LOGGED makes an unlogged one permanent.")));
-	if (hilo_seq_params(seqid).seqcycle)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("sequence %s is CYCLE", hilo_relname(seqid)),
-				 errdetail("After it wraps around it gives its values again: the Hi/Lo key would hand out its blocks again."),
-				 errhint("ALTER SEQUENCE %s NO CYCLE.", hilo_relname(seqid))));
-}
-
 Datum
 hilo_result_row(FunctionCallInfo fcinfo, Datum *values)
 {
@@ -190,7 +131,23 @@ hilo_result_row(FunctionCallInfo fcinfo, Datum *values)
 											 (bool *) palloc0(desc->natts * sizeof(bool))));
 }
 
-const char *
+static Oid
+hilo_rel_owner(Oid relid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tup))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
+/* funcid's C symbol if it is a C function of this library (only a superuser makes one). */
+static const char *
 hilo_c_symbol(Oid funcid)
 {
 	HeapTuple	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
@@ -211,289 +168,436 @@ hilo_c_symbol(Oid funcid)
 	return symbol;
 }
 
-HiloForm
-hilo_parse_default(Node *expr, Oid *relid, HiloKey *key, bool *textp)
+/*
+ * What a column default is for us: a call of hilo_next(tbl)/hilo_next_text(tbl) (own form,
+ * *first = tbl), or of hilo_next(seq, strategy, max_lo) (ORM form: *first = seq).
+ */
+enum class HiloForm : uint8_t { none, own, orm };
+
+static HiloForm
+hilo_parse_default(Node *expr, Oid *first, idgen::HiloStrategy *strategy, int32 *max_lo)
 {
 	FuncExpr   *fe;
-	HiloForm	form;
 	const char *symbol;
-	Datum		v[6];
-	bool		n[6];
-	bool		is_text;
+	Node	   *args[3] = {nullptr, nullptr, nullptr};
+	int			n;
 
 	expr = strip_implicit_coercions(expr);
 	if (expr == nullptr || !IsA(expr, FuncExpr))
 		return HiloForm::none;
 	fe = (FuncExpr *) expr;
+	n = list_length(fe->args);
 	symbol = hilo_c_symbol(fe->funcid);
-	if (symbol == nullptr)
+	if (symbol == nullptr || n > 3)
 		return HiloForm::none;
-	if (strcmp(symbol, "hilo_next") == 0 || strcmp(symbol, "hilo_next_text") == 0)
-		form = HiloForm::short_form;
-	else if (strcmp(symbol, "hilo_next_key") == 0 || strcmp(symbol, "hilo_text_id") == 0)
-		form = HiloForm::full_form;
-	else
-		return HiloForm::none;
-	is_text = strstr(symbol, "text") != nullptr;
-	if (textp != nullptr)
-		*textp = is_text;
-	if (form == HiloForm::full_form && is_text)
+	for (int i = 0; i < n; i++)
 	{
-		/* hilo_next_text(tbl, <the full form>): the key is the inner call. */
-		if (list_length(fe->args) != 2 ||
-			hilo_parse_default((Node *) lsecond(fe->args), relid, key, nullptr) != HiloForm::full_form)
-			return HiloForm::none;
-		return form;
+		args[i] = strip_implicit_coercions((Node *) list_nth(fe->args, i));
+		if (!IsA(args[i], Const) || ((Const *) args[i])->constisnull)
+			args[i] = nullptr;
 	}
-	for (int i = 0; i < list_length(fe->args) && i < 6; i++)
-	{
-		Node	   *arg = strip_implicit_coercions((Node *) list_nth(fe->args, i));
-
-		if (!IsA(arg, Const))
-			return HiloForm::none;
-		v[i] = ((Const *) arg)->constvalue;
-		n[i] = ((Const *) arg)->constisnull;
-	}
-	if (form == HiloForm::short_form)
-	{
-		if (list_length(fe->args) != 1 || n[0])
-			return HiloForm::none;
-		*relid = DatumGetObjectId(v[0]);
-		return form;
-	}
-	if (list_length(fe->args) != 6 || n[0] || n[1] || n[2] || n[4])
+	if (args[0] == nullptr)
 		return HiloForm::none;
-	memset(key, 0, sizeof(*key));
-	key->relid = DatumGetObjectId(v[0]);
-	key->seqid = DatumGetObjectId(v[1]);
-	if (!idgen::hilo_parse_strategy(TextDatumGetCString(v[2]), &key->strategy))
-		return HiloForm::none;
-	key->max_lo = n[3] ? 0 : DatumGetInt32(v[3]);
-	key->adaptive = DatumGetBool(v[4]);
-	key->hi_table = n[5] ? nullptr : TextDatumGetCString(v[5]);
-	*relid = key->relid;
-	return form;
+	*first = DatumGetObjectId(((Const *) args[0])->constvalue);
+	if (n == 1 && (strcmp(symbol, "hilo_next") == 0 || strcmp(symbol, "hilo_next_text") == 0))
+		return HiloForm::own;
+	/* A stored call leaves max_lo's default out. */
+	if (n >= 2 && strcmp(symbol, "hilo_next_orm") == 0 && args[1] != nullptr &&
+		idgen::hilo_parse_strategy(TextDatumGetCString(((Const *) args[1])->constvalue), strategy))
+	{
+		*max_lo = args[2] != nullptr ? DatumGetInt32(((Const *) args[2])->constvalue) : 0;
+		return HiloForm::orm;
+	}
+	return HiloForm::none;
 }
 
-List *
-hilo_self_columns(Oid relid, HiloForm form, HiloKey *first)
+/* The sequence OWNED BY (relid, attnum); InvalidOid: none; ERROR if more than one. */
+static Oid
+hilo_owned_sequence(Oid relid, AttrNumber attnum)
 {
-	Relation	rel = try_relation_open(relid, AccessShareLock);
-	TupleConstr *constr;
-	List	   *cols = NIL;
+	Oid			found = InvalidOid;
+	ListCell   *lc;
 
+	foreach(lc, getOwnedSequences(relid))
+	{
+		Oid			owner_rel;
+		int32		owner_col;
+
+		if (!sequenceIsOwned(lfirst_oid(lc), DEPENDENCY_AUTO, &owner_rel, &owner_col) || owner_col != attnum)
+			continue;
+		if (OidIsValid(found))
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("column %s of table %s owns more than one sequence",
+							quote_identifier(get_attname(relid, attnum, false)), hilo_relname(relid)),
+					 errdetail("Its Hi/Lo key is the one sequence it owns: %s or %s.",
+							   hilo_relname(found), hilo_relname(lfirst_oid(lc))),
+					 errhint("ALTER SEQUENCE ... OWNED BY NONE the one that is not the key.")));
+		found = lfirst_oid(lc);
+	}
+	return found;
+}
+
+/* The first column of relid (locked) whose default calls hilo_next(relid); 0: none. */
+static AttrNumber
+hilo_key_column(Relation rel)
+{
+	TupleConstr *constr = RelationGetDescr(rel)->constr;
+	AttrNumber	best = InvalidAttrNumber;
+
+	for (int i = 0; constr != nullptr && i < constr->num_defval; i++)
+	{
+		Oid			named = InvalidOid;
+		idgen::HiloStrategy s;
+		int32		m;
+
+		if (hilo_parse_default((Node *) stringToNode(constr->defval[i].adbin), &named, &s, &m) == HiloForm::own &&
+			named == RelationGetRelid(rel) &&
+			(best == InvalidAttrNumber || constr->defval[i].adnum < best))
+			best = constr->defval[i].adnum;
+	}
+	return best;
+}
+
+/* Finding a key reads pg_depend: kept until relid's or the sequence's relcache entry goes. */
+static struct { Oid relid; Oid seqid; AttrNumber attnum; } hilo_memo[8];
+static int	hilo_memo_next;
+
+void
+hilo_forget_key(Oid relid)
+{
+	for (auto &m : hilo_memo)
+		if (!OidIsValid(relid) || m.relid == relid || m.seqid == relid)
+			m.relid = InvalidOid;
+}
+
+static void
+hilo_no_key(Oid relid, const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("table %s has no Hi/Lo key", hilo_relname(relid)),
+			 errdetail("%s", why),
+			 errhint("As the table's owner: SELECT hilo_create_key('%s'); makes its sequence above the table's ids.",
+					 hilo_relname(relid))));
+}
+
+Oid
+hilo_table_key(Oid relid, AttrNumber *attnum)
+{
+	Relation	rel;
+	Oid			seqid;
+	int			i;
+
+	for (i = 0; i < (int) lengthof(hilo_memo); i++)
+		if (hilo_memo[i].relid == relid)
+		{
+			*attnum = hilo_memo[i].attnum;
+			return hilo_memo[i].seqid;
+		}
+	rel = try_relation_open(relid, AccessShareLock);
 	if (rel == nullptr)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
-	constr = RelationGetDescr(rel)->constr;
-	for (int i = 0; constr != nullptr && i < constr->num_defval; i++)
-	{
-		HiloKey		k;
-		Oid			named = InvalidOid;
-		bool		is_text;
-
-		if (hilo_parse_default((Node *) stringToNode(constr->defval[i].adbin), &named, &k, &is_text) != form ||
-			named != relid)
-			continue;
-		if (cols == NIL && first != nullptr)
-		{
-			*first = k;
-			first->attnum = constr->defval[i].adnum;
-		}
-		cols = lappend_int(cols, constr->defval[i].adnum | (is_text ? kHiloTextColumn : 0));
-	}
+	*attnum = hilo_key_column(rel);
 	relation_close(rel, NoLock);
-	return cols;
-}
-
-/* Every draw reads its key, and parsing defaults costs microseconds: kept until invalidated. */
-static struct { Oid relid; bool found; HiloKey key; } hilo_parsed[8];	/* hi_table: TopMemoryContext */
-static int	hilo_parsed_next;
-
-void
-hilo_forget_parsed(Oid relid)
-{
-	for (auto &p : hilo_parsed)
-		if (!OidIsValid(relid) || p.relid == relid)
-			p.relid = InvalidOid;
+	if (*attnum == InvalidAttrNumber)
+		hilo_no_key(relid, "No column of it defaults to hilo_next() of this table.");
+	seqid = hilo_owned_sequence(relid, *attnum);
+	if (!OidIsValid(seqid))
+		hilo_no_key(relid, psprintf("Column %s defaults to hilo_next() but owns no sequence.",
+									quote_identifier(get_attname(relid, *attnum, false))));
+	i = hilo_memo_next++ % lengthof(hilo_memo);
+	hilo_memo[i].relid = relid;
+	hilo_memo[i].seqid = seqid;
+	hilo_memo[i].attnum = *attnum;
+	return seqid;
 }
 
 bool
-hilo_table_key(Oid relid, HiloKey *key)
+hilo_still_owned(Oid seqid, Oid relid, AttrNumber attnum)
 {
 	Oid			owner_rel;
 	int32		owner_col;
-	int			i = 0;
 
-	/* A change of the default holds the table: it commits, and we read its invalidation. */
-	LockRelationOid(relid, AccessShareLock);
-	while (i < (int) lengthof(hilo_parsed) && hilo_parsed[i].relid != relid)
-		i++;
-	if (i == (int) lengthof(hilo_parsed))
+	return sequenceIsOwned(seqid, DEPENDENCY_AUTO, &owner_rel, &owner_col) &&
+		owner_rel == relid && owner_col == attnum;
+}
+
+/*
+ * The largest id of (relid, attnum) in range, in every table that inherits it, read from
+ * the heap: row-level security hides no row, and the caller's lock keeps writers out.
+ */
+static int64
+hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range)
+{
+	const char *col = get_attname(relid, attnum, false);
+	int64		max = 0;
+	ListCell   *lc;
+
+	foreach(lc, find_all_inheritors(relid, ShareRowExclusiveLock, nullptr))
 	{
-		HiloKey		k;
-		bool		found = hilo_self_columns(relid, HiloForm::full_form, &k) != NIL;
+		Relation	rel = table_open(lfirst_oid(lc), NoLock);
+		AttrNumber	att = get_attnum(RelationGetRelid(rel), col);
+		Oid			type = get_atttype(RelationGetRelid(rel), att);
 
-		i = hilo_parsed_next++ % lengthof(hilo_parsed);
-		if (hilo_parsed[i].key.hi_table != nullptr)
-			pfree(hilo_parsed[i].key.hi_table);
-		hilo_parsed[i].key = found ? k : HiloKey{};
-		if (found && k.hi_table != nullptr)
-			hilo_parsed[i].key.hi_table = MemoryContextStrdup(TopMemoryContext, k.hi_table);
-		hilo_parsed[i].found = found;
-		hilo_parsed[i].relid = relid;
+		if (rel->rd_rel->relkind == RELKIND_RELATION &&
+			(type == INT2OID || type == INT4OID || type == INT8OID))
+		{
+			Snapshot	snap = RegisterSnapshot(GetLatestSnapshot());
+			TableScanDesc scan = table_beginscan(rel, snap, 0, nullptr);
+			TupleTableSlot *slot = table_slot_create(rel, nullptr);
+
+			while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+			{
+				bool		isnull;
+				Datum		d = slot_getattr(slot, att, &isnull);
+				int64		x;
+
+				if (isnull)
+					continue;
+				x = type == INT8OID ? DatumGetInt64(d) : type == INT4OID ? DatumGetInt32(d) : DatumGetInt16(d);
+				if (x >= range.first && x <= range.last && x > max)
+					max = x;
+			}
+			ExecDropSingleTupleTableSlot(slot);
+			table_endscan(scan);
+			UnregisterSnapshot(snap);
+		}
+		table_close(rel, NoLock);
 	}
-	if (!hilo_parsed[i].found)
-		return false;
-	*key = hilo_parsed[i].key;
-	if (key->hi_table != nullptr)
-		key->hi_table = pstrdup(key->hi_table);
-	if (get_rel_relkind(key->seqid) != RELKIND_SEQUENCE)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("the Hi/Lo key of table %s names no sequence", hilo_relname(relid))));
-	key->increment = hilo_seq_params(key->seqid).seqincrement;
-	key->own = sequenceIsOwned(key->seqid, DEPENDENCY_AUTO, &owner_rel, &owner_col) &&
-		owner_rel == relid;
-	hilo_citus_window(key);
-	return true;
+	return max;
 }
 
-void
-hilo_require_key(Oid relid, HiloKey *key)
+/*
+ * hilo_create_key(tbl, col DEFAULT NULL, max_lo DEFAULT NULL): the sequence of tbl's key,
+ * as a serial's is made: <table>_<column>_seq, AS the column's integer type, INCREMENT
+ * max_lo (id_gen.hilo_max_lo), START above the column's ids, always logged, OWNED BY the
+ * column.  The migration's explicit step; no default is written.
+ */
+IDGEN_FUNCTION(hilo_create_key)
 {
-	if (!hilo_table_key(relid, key))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("table %s has no Hi/Lo key", hilo_relname(relid)),
-				 errdetail("A key is made by the table owner's CREATE TABLE or ALTER TABLE that sets "
-						   "DEFAULT hilo_next('%s') on one of its columns (an event trigger of id_gen); "
-						   "it is never made by a draw.", hilo_relname(relid)),
-				 errhint("As the table's owner: ALTER TABLE %s ALTER COLUMN <column> SET DEFAULT hilo_next('%s'), "
-						 "or, where event triggers do not run, SELECT hilo_create_key('%s', '<column>').",
-						 hilo_relname(relid), hilo_relname(relid), hilo_relname(relid))));
-}
-
-char *
-hilo_key_expression(const HiloKey *key)
-{
-	Oid			nsp = idgen_extension_schema();
-	char		max_lo[16] = "NULL";
-
-	if (key->max_lo > 0)
-		snprintf(max_lo, sizeof(max_lo), "%d", (int) key->max_lo);
-	return psprintf("%s.hilo_next(%s::pg_catalog.regclass, %s::pg_catalog.regclass, %s::pg_catalog.text, "
-					"%s::pg_catalog.int4, %s, %s::pg_catalog.text)",
-					quote_identifier(get_namespace_name(nsp)),
-					quote_literal_cstr(hilo_quoted_name(key->relid)),
-					quote_literal_cstr(hilo_quoted_name(key->seqid)),
-					quote_literal_cstr(idgen::hilo_strategy_name(key->strategy)),
-					max_lo, key->adaptive ? "true" : "false",
-					key->hi_table ? quote_literal_cstr(key->hi_table) : "NULL");
-}
-
-Oid
-hilo_rel_owner(Oid relid)
-{
-	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			relid;
+	AttrNumber	attnum;
+	int32		max_lo = PG_ARGISNULL(2) ? idgen_hilo_max_lo : PG_GETARG_INT32(2);
+	Oid			nsp;
+	Oid			type;
 	Oid			owner;
+	Oid			seqid;
+	char	   *seqname;
+	const char *colname;
+	idgen::HiloNodeRange range = hilo_own_range();
+	int64		start;
+	Oid			saved_user;
+	int			saved_sec;
+	int			nest;
 
-	if (!HeapTupleIsValid(tup))
+	if (PG_ARGISNULL(0))
+		hilo_null_argument("table", "Pass the table, e.g. hilo_create_key('orders').");
+	if (max_lo <= 0)
 		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid)));
-	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	return owner;
-}
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_lo must be greater than zero, not %d", max_lo),
+				 errhint("max_lo is the number of ids per block, e.g. 1000.")));
+	relid = PG_GETARG_OID(0);
+	hilo_check_table(relid, true);
+	PreventCommandIfReadOnly("hilo_create_key()");
+	LockRelationOid(relid, ShareRowExclusiveLock);	/* no writer until we commit */
+	if (!PG_ARGISNULL(1))
+	{
+		attnum = get_attnum(relid, NameStr(*PG_GETARG_NAME(1)));
+		if (attnum <= 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_COLUMN),
+					 errmsg("column \"%s\" of table %s does not exist", NameStr(*PG_GETARG_NAME(1)),
+							hilo_relname(relid))));
+	}
+	else
+	{
+		Relation	rel = relation_open(relid, NoLock);
 
-void
-hilo_as_role_enter(HiloAsRole *st, Oid role)
-{
-	GetUserIdAndSecContext(&st->saved_user, &st->saved_sec);
-	SetUserIdAndSecContext(role, st->saved_sec | SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION);
-	st->nest_level = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp",
-							 PGC_USERSET, PGC_S_SESSION,
+		attnum = hilo_key_column(rel);
+		relation_close(rel, NoLock);
+		if (attnum == InvalidAttrNumber)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("no column of table %s defaults to hilo_next('%s')", hilo_relname(relid),
+							hilo_relname(relid)),
+					 errhint("Name the column: hilo_create_key('%s', 'id').", hilo_relname(relid))));
+	}
+	seqid = hilo_owned_sequence(relid, attnum);
+	colname = get_attname(relid, attnum, false);
+	if (OidIsValid(seqid))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_OBJECT),
+				 errmsg("column %s of table %s owns sequence %s already", quote_identifier(colname),
+						hilo_relname(relid), hilo_relname(seqid)),
+				 errdetail("That sequence is the column's Hi/Lo key: DEFAULT hilo_next('%s') draws from it.",
+						   hilo_relname(relid)),
+				 errhint("ALTER SEQUENCE %s INCREMENT BY %d sets its block size.", hilo_relname(seqid), max_lo)));
+	type = get_atttype(relid, attnum);
+	if (type != INT2OID && type != INT4OID)
+		type = INT8OID;			/* text ids (hilo_next_text) and numeric: bigint */
+	if (type == INT2OID)
+		range.last = Min(range.last, PG_INT16_MAX);
+	else if (type == INT4OID)
+		range.last = Min(range.last, PG_INT32_MAX);
+	start = hilo_column_max(relid, attnum, range);
+	start = Max(start + 1, range.first);
+	if (start > range.last)
+		ereport(ERROR,
+				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+				 errmsg("column %s of table %s has no id left above its largest", quote_identifier(colname),
+						hilo_relname(relid)),
+				 errhint("Widen the column (ALTER TABLE ... TYPE bigint) first.")));
+
+	nsp = get_rel_namespace(relid);
+	seqname = ChooseRelationName(get_rel_name(relid), colname, "seq", nsp, false);
+	owner = hilo_rel_owner(relid);
+	/* As the table's owner (a serial's sequence is its table's owner's), search_path pinned. */
+	GetUserIdAndSecContext(&saved_user, &saved_sec);
+	SetUserIdAndSecContext(owner, saved_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+	nest = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
 							 GUC_ACTION_SAVE, true, 0, false);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-}
-
-void
-hilo_as_role_leave(HiloAsRole *st)
-{
+	if (SPI_execute(psprintf("CREATE SEQUENCE %s AS pg_catalog.%s INCREMENT BY %d MINVALUE " INT64_FORMAT
+							 " MAXVALUE " INT64_FORMAT " START " INT64_FORMAT " CACHE 1 NO CYCLE OWNED BY %s.%s",
+							 quote_qualified_identifier(get_namespace_name(nsp), seqname),
+							 type == INT8OID ? "int8" : type == INT4OID ? "int4" : "int2",
+							 max_lo, range.first, range.last, start,
+							 hilo_quoted_name(relid), quote_identifier(colname)),
+					false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "id_gen: creating the sequence of table %u failed", relid);
 	SPI_finish();
-	AtEOXact_GUC(true, st->nest_level);
-	SetUserIdAndSecContext(st->saved_user, st->saved_sec);
+	AtEOXact_GUC(true, nest);
+	SetUserIdAndSecContext(saved_user, saved_sec);
+	CommandCounterIncrement();
+	hilo_forget_key(relid);
+	PG_RETURN_OID(get_relname_relid(seqname, nsp));
 }
 
-void
-hilo_spi(const char *sql, int expect)
+/* Every key: own forms (their owned sequence, strategy pooled) and ORM forms, per default. */
+IDGEN_FUNCTION(hilo_key_list)
 {
-	int			rc = SPI_execute(sql, false, 0);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Relation	rel;
+	SysScanDesc scan;
+	HeapTuple	tup;
 
-	if (rc != expect)
-		elog(ERROR, "id_gen: SPI failed (%d) running: %s", rc, sql);
+	InitMaterializedSRF(fcinfo, 0);
+	rel = table_open(AttrDefaultRelationId, AccessShareLock);
+	scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
+	while (HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		Form_pg_attrdef ad = (Form_pg_attrdef) GETSTRUCT(tup);
+		bool		isnull;
+		Datum		bin = heap_getattr(tup, Anum_pg_attrdef_adbin, RelationGetDescr(rel), &isnull);
+		Oid			first = InvalidOid;
+		idgen::HiloStrategy strategy = idgen::HiloStrategy::pooled;
+		int32		max_lo = 0;
+		HiloForm	form;
+		Oid			seqid = InvalidOid;
+		Datum		values[6];
+		bool		nulls[6] = {false, false, false, false, false, false};
+
+		if (isnull)
+			continue;
+		form = hilo_parse_default((Node *) stringToNode(TextDatumGetCString(bin)), &first, &strategy, &max_lo);
+		if (form == HiloForm::own && first == ad->adrelid)
+		{
+			Oid			owner_rel;
+			int32		owner_col;
+			ListCell   *lc;
+
+			/* Not hilo_owned_sequence(): a listing does not fail on a column with two. */
+			foreach(lc, getOwnedSequences(ad->adrelid))
+				if (sequenceIsOwned(lfirst_oid(lc), DEPENDENCY_AUTO, &owner_rel, &owner_col) &&
+					owner_col == ad->adnum)
+					seqid = lfirst_oid(lc);
+		}
+		else if (form == HiloForm::orm && get_rel_relkind(first) == RELKIND_SEQUENCE)
+			seqid = first;
+		if (!OidIsValid(seqid))
+			continue;
+		values[0] = ObjectIdGetDatum(ad->adrelid);
+		values[1] = DirectFunctionCall1(namein, CStringGetDatum(get_attname(ad->adrelid, ad->adnum, false)));
+		values[2] = ObjectIdGetDatum(seqid);
+		values[3] = CStringGetTextDatum(idgen::hilo_strategy_name(strategy));
+		values[4] = Int32GetDatum(max_lo);
+		nulls[4] = max_lo == 0;
+		values[5] = BoolGetDatum(form == HiloForm::own);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return (Datum) 0;
 }
 
-int64
-hilo_seq_next_value(Oid seqid, bool *called)
+static idgen::HiloStrategy
+hilo_strategy_arg(text *arg)
 {
-	HiloAsRole	st;
-	int64		last_value;
-	int64		next_v;
-	bool		is_called;
-	bool		isnull;
+	char	   *s = text_to_cstring(arg);
+	idgen::HiloStrategy strategy;
 
-	hilo_as_role_enter(&st, hilo_rel_owner(seqid));
-	hilo_spi(psprintf("SELECT last_value, is_called FROM %s", hilo_quoted_name(seqid)), SPI_OK_SELECT);
-	last_value = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	is_called = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-	hilo_as_role_leave(&st);
-	if (called != nullptr)
-		*called = is_called;
-	if (!is_called)
-		return last_value;
-	if (pg_add_s64_overflow(last_value, hilo_seq_params(seqid).seqincrement, &next_v))
-		return PG_INT64_MAX;
-	return next_v;
-}
-
-/* Left "called" at the value before next_v where it can, as id_gen.hilo_keys shows keys. */
-void
-hilo_seq_move_to(Oid seqid, int64 next_v)
-{
-	HiloAsRole	st;
-	FormData_pg_sequence seq = hilo_seq_params(seqid);
-	int64		prev;
-	bool		called = !pg_sub_s64_overflow(next_v, seq.seqincrement, &prev) && prev >= seq.seqmin;
-
-	if ((called ? prev : next_v) > seq.seqmax)
+	if (!idgen::hilo_parse_strategy(s, &strategy))
 		ereport(ERROR,
-				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-				 errmsg("sequence %s cannot move to " INT64_FORMAT ", past its MAXVALUE " INT64_FORMAT,
-						hilo_relname(seqid), next_v, seq.seqmax),
-				 errdetail("Its next value must give a block above every id the Hi/Lo key gave."),
-				 errhint("Nothing was changed.  Use a sequence with room above the key's ids.")));
-
-	hilo_as_role_enter(&st, hilo_rel_owner(seqid));
-	hilo_spi(psprintf("SELECT pg_catalog.setval(%s::pg_catalog.regclass, " INT64_FORMAT ", %s)",
-					  quote_literal_cstr(hilo_quoted_name(seqid)), called ? prev : next_v,
-					  called ? "true" : "false"), SPI_OK_SELECT);
-	hilo_as_role_leave(&st);
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown Hi/Lo strategy \"%s\"", s),
+				 errhint("Use one of: %s.", idgen::hilo_strategy_list)));
+	return strategy;
 }
 
-void
-hilo_draw_lock(Oid seqid, LOCKMODE mode)
+/* id_gen.hilo_block_size(strategy, max_lo, increment): the increment for the pooled strategies. */
+IDGEN_FUNCTION(hilo_block_size)
 {
-	LockDatabaseObject(RelationRelationId, seqid, 1, mode);
+	int			arg;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	arg = idgen::hilo_size_is_increment(hilo_strategy_arg(PG_GETARG_TEXT_PP(0))) ? 2 : 1;
+	if (PG_ARGISNULL(arg))
+		PG_RETURN_NULL();
+	PG_RETURN_INT64(arg == 2 ? PG_GETARG_INT64(2) : PG_GETARG_INT32(1));
 }
 
-void
-hilo_draw_unlock(Oid seqid, LOCKMODE mode)
+/* id_gen.hilo_reserved_to(strategy, last, size): the last id of last's block, capped. */
+IDGEN_FUNCTION(hilo_reserved_to)
 {
-	UnlockDatabaseObject(RelationRelationId, seqid, 1, mode);
+	idgen::HiloStrategy strategy = hilo_strategy_arg(PG_GETARG_TEXT_PP(0));
+	int64		size = PG_GETARG_INT64(2);
+
+	if (size < 1)
+		PG_RETURN_NULL();
+	PG_RETURN_INT64(idgen::hilo_reserved_to(strategy, PG_GETARG_INT64(1), size));
+}
+
+/* hilo_node_of(id bigint): the node whose range holds id; NULL: none does. */
+IDGEN_FUNCTION(hilo_node_of)
+{
+	int32		node = idgen::hilo_node_of(PG_GETARG_INT64(0));
+
+	if (node < 0)
+		PG_RETURN_NULL();
+	PG_RETURN_INT32(node);
+}
+
+/* hilo_node_range(node integer, OUT first_id bigint, OUT last_id bigint) */
+IDGEN_FUNCTION(hilo_node_range)
+{
+	int32		node = PG_GETARG_INT32(0);
+	idgen::HiloNodeRange range;
+	Datum		values[2];
+
+	if (node < 0 || node > idgen::kHiloMaxNode)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("node must be between 0 and %d, not %d", (int) idgen::kHiloMaxNode, node),
+				 errhint("A node is a worker id, as node_identity() reports it.")));
+	range = idgen::hilo_node_range(node);
+	values[0] = Int64GetDatum(range.first);
+	values[1] = Int64GetDatum(range.last);
+	PG_RETURN_DATUM(hilo_result_row(fcinfo, values));
 }

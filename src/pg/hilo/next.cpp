@@ -1,9 +1,12 @@
 /*
  * hilo/next.cpp: hilo_next(), the per-row path, and the backend's cache of
- * blocks, one per key table, run as the caller (locks: hilo.hpp).
- * Invalidations mark entries stale: a stale entry checks the privilege
- * again.  A block stays valid across a change: every change moves the
- * sequence above it.
+ * blocks, one per table (own key) or ORM sequence, run as the caller (locks:
+ * hilo.hpp).  An invalidation marks an entry stale: it checks the privilege
+ * again and drops its block if the sequence got a new relfilenode, as
+ * nextval() drops its cached values.  A block drawn from a relfilenode this
+ * transaction made (ALTER SEQUENCE, RESTART, TRUNCATE ... RESTART IDENTITY,
+ * a new sequence) is dropped if the (sub)transaction aborts: the old
+ * relfilenode, which the abort brings back, never gave those ids.
  */
 #include "pg/pg.hpp"
 
@@ -17,12 +20,13 @@ extern "C" {
 #include "access/relation.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "catalog/pg_sequence.h"
 #include "commands/sequence.h"
-#include "common/int.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/inval.h"
+#include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
@@ -32,6 +36,7 @@ using idgen::HiloBlock;
 using idgen::HiloCache;
 using idgen::HiloEntry;
 using idgen::HiloStatus;
+using idgen::HiloStrategy;
 
 static HiloCache *hilo_cache = nullptr;
 
@@ -54,117 +59,62 @@ hilo_test_wait(int key)
 }
 #endif
 
+idgen::HiloNodeRange
+hilo_own_range(void)
+{
+	idgen::node_identity::Resolved w;
+
+	if (!idgen_hilo_node_ranges)
+		return idgen::hilo_node_range(-1);
+	w = idgen_node_worker(idgen::kHiloMaxNode);
+	if (w.source == idgen::node_identity::Source::Default || w.status != idgen::node_identity::Status::Ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this node has no Hi/Lo range: id_gen.hilo_node_ranges is on but id_gen.worker_id is not set"),
+				 errhint("Set id_gen.worker_id on this node to a number no other node uses, or turn id_gen.hilo_node_ranges off.")));
+	return idgen::hilo_node_range(w.id);
+}
+
 /*
  * nextval() leaves the WAL flush to the commit, and the record covering our
  * value may be another backend's; a block serves later transactions.
  */
-void
-hilo_draw_durable(Oid seqid)
+static void
+hilo_draw_durable(Relation seq)
 {
-	Relation	rel;
 	XLogRecPtr	lsn = InvalidXLogRecPtr;
 
 #ifdef IDGEN_TEST_HOOKS
 	hilo_test_wait(idgen_test_wait_before_draw_flush);
 #endif
-	rel = relation_open(seqid, NoLock);	/* locked by our caller */
-	if (RelationNeedsWAL(rel))
+	if (RelationNeedsWAL(seq))
 	{
-		Buffer		buf = ReadBuffer(rel, 0);
+		Buffer		buf = ReadBuffer(seq, 0);
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		lsn = PageGetLSN(BufferGetPage(buf));
 		UnlockReleaseBuffer(buf);
 	}
-	relation_close(rel, NoLock);
 	if (lsn > GetFlushRecPtr(NULL))
 		XLogFlush(lsn);
 }
 
-idgen::HiloStatus
-hilo_key_block(const HiloKey *key, int64 v, HiloBlock *block)
+/* The sequence's last_value and is_called, as its data page holds them. */
+static void
+hilo_seq_data(Relation seq, int64 *last_value, bool *is_called)
 {
-	HiloStatus	st = idgen::hilo_block(key->strategy, v - key->seq_base, hilo_key_size(key), block);
+	Buffer		buf = ReadBuffer(seq, 0);
+	Page		page;
+	HeapTupleHeader th;
+	Form_pg_sequence_data d;
 
-	if (st == HiloStatus::ok)
-	{
-		block->next += key->id_base;
-		block->last += key->id_base;
-	}
-	return st;
-}
-
-/* The block of key's value v; false below 1 (draw again), an ERROR at the third attempt. */
-static bool
-hilo_block_checked(const HiloKey *key, int64 v, int attempt, HiloBlock *block)
-{
-	int64		size = hilo_key_size(key);
-
-	switch (hilo_key_block(key, v, block))
-	{
-		case HiloStatus::ok:
-			return true;
-		case HiloStatus::overflow:
-			ereport(ERROR,
-					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-					 errmsg("Hi/Lo key of table %s is exhausted", hilo_relname(key->relid)),
-					 errdetail("Hi value " INT64_FORMAT " with block size " INT64_FORMAT " (%s) would give ids above 9223372036854775807.",
-							   v, size, idgen::hilo_strategy_name(key->strategy)),
-					 errhint("The key has used up the bigint range; no id was handed out.")));
-		case HiloStatus::below_one:
-			if (attempt < 2)
-				return false;
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("sequence %s of the Hi/Lo key of table %s gives no ids above 0",
-							hilo_relname(key->seqid), hilo_relname(key->relid)),
-					 errdetail("Its value " INT64_FORMAT " gives a block entirely below 1.", v),
-					 errhint("Move the sequence to a value >= 0 with setval().")));
-		case HiloStatus::bad_size:
-			break;
-	}
-	elog(ERROR, "Hi/Lo key of table %u has block size " INT64_FORMAT, key->relid, size);
-	pg_unreachable();
-}
-
-idgen::HiloNodeRange
-hilo_key_range(const HiloKey *key)
-{
-	int64		group = 0;
-	idgen::node_identity::Resolved w;
-
-	if (!key->own || (!idgen_hilo_node_ranges && !idgen_citus_group(&group)))
-		return idgen::hilo_node_range(-1);
-	w = idgen_node_worker(idgen::kHiloMaxNode);
-	if (w.source == idgen::node_identity::Source::Default)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("this node has no Hi/Lo range: id_gen.hilo_node_ranges is on but id_gen.worker_id is not set"),
-				 errhint("Set id_gen.worker_id on this node to a number no other node uses, or turn id_gen.hilo_node_ranges off.")));
-	if (w.status != idgen::node_identity::Status::Ok)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("this node has no Hi/Lo range: its Citus group lies past worker id %d",
-						(int) idgen::kHiloMaxNode),
-				 errhint("Set id_gen.worker_id on this node to a number no other node uses.")));
-	return idgen::hilo_node_range(w.id);
-}
-
-int64
-hilo_value_above(const HiloKey *key, int64 taken_to, int64 next_v)
-{
-	idgen::HiloNodeRange range = hilo_key_range(key);
-	int64		v = next_v - key->seq_base;
-
-	taken_to = Max(taken_to, range.first - 1);
-	if (idgen::hilo_floor(key->strategy, hilo_key_size(key), taken_to - key->id_base, v, &v) != HiloStatus::ok)
-		ereport(ERROR,
-				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-				 errmsg("cannot move the Hi/Lo key of table %s above id " INT64_FORMAT,
-						hilo_relname(key->relid), taken_to),
-				 errdetail("Its next block would give ids above 9223372036854775807."),
-				 errhint("Nothing was changed.")));
-	return v + key->seq_base;
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	th = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, FirstOffsetNumber));
+	d = (Form_pg_sequence_data) ((char *) th + th->t_hoff);
+	*last_value = d->last_value;
+	*is_called = d->is_called;
+	UnlockReleaseBuffer(buf);
 }
 
 /* A WARNING where id_gen.headroom says warning or critical: once per key and level a minute. */
@@ -175,19 +125,15 @@ static int	warned_level = 0;
 static TimestampTz warned_at = 0;
 
 static void
-hilo_warn_near_end(const HiloKey *key, idgen::HiloNodeRange range, const idgen::HiloBlock *block)
+hilo_warn_near_end(Oid relid, bool own, int64 first, int64 last, const HiloBlock *block)
 {
-	Oid			relid = key->relid;
-	int64		last = idgen::hilo_reserved_to(key->strategy, hilo_seq_params(key->seqid).seqmax,
-											   hilo_key_size(key));
 	double		used;
 	int			level;
 	TimestampTz now;
 
-	last = Min(last, range.last);
-	if (last < range.first)
+	if (last < first)
 		return;
-	used = ((double) block->last - (double) range.first + 1) / ((double) last - (double) range.first + 1);
+	used = ((double) block->last - (double) first + 1) / ((double) last - (double) first + 1);
 	level = used * 100.0 >= idgen_headroom_critical_percent ? 2 :
 		used * 100.0 >= idgen_headroom_warning_percent ? 1 : 0;
 	if (level == 0)
@@ -201,211 +147,171 @@ hilo_warn_near_end(const HiloKey *key, idgen::HiloNodeRange range, const idgen::
 	warned_at = now;
 	ereport(WARNING,
 			(errcode(ERRCODE_WARNING),
-			 errmsg("Hi/Lo key of table %s has used %.1f%% of its ids", hilo_relname(relid), used * 100.0),
+			 errmsg("Hi/Lo %s %s has used %.1f%% of its ids", own ? "key of table" : "sequence",
+					hilo_relname(relid), used * 100.0),
 			 errdetail("Its ids end at " INT64_FORMAT "; the block just drawn ends at " INT64_FORMAT ".",
 					   last, block->last),
 			 errhint("id_gen.headroom shows every key's headroom; id_gen.headroom_warning_percent "
 					 "and id_gen.headroom_critical_percent set the points of this warning.")));
 }
 
-static void
-hilo_check_node_range(const HiloKey *key, const HiloBlock *block)
+/* What a draw learnt about the sequence besides its block. */
+struct HiloDrawn
 {
-	idgen::HiloNodeRange range = hilo_key_range(key);
+	Oid			seqid;
+	uint32		filenode;
+	bool		tentative;		/* a relfilenode of this transaction */
+	int64		increment;
+};
 
-	if (block->next < range.first)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("Hi/Lo key of table %s lies below this node's range", hilo_relname(key->relid)),
-				 errdetail("The node's ids start at " INT64_FORMAT "; the next block would start at " INT64_FORMAT
-						   " (the key was made before the node had its worker id).",
-						   range.first, block->next),
-				 errhint("As the table's owner: SELECT hilo_set_floor('%s'); moves it into the range.",
-						 hilo_relname(key->relid))));
-	if (block->last > range.last)
-		ereport(ERROR,
-				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-				 errmsg("Hi/Lo key of table %s has used up this node's range", hilo_relname(key->relid)),
-				 errdetail("The node's ids end at " INT64_FORMAT "; the next block would end at " INT64_FORMAT ".",
-						   range.last, block->last),
-				 errhint("No id was handed out.  Each node owns 2^43 ids per key; give this node another worker id.")));
-	hilo_warn_near_end(key, range, block);
-}
-
-/* Whether relid was created in this transaction. */
-static bool
-hilo_created_here(Oid relid)
+/*
+ * One block of relid's key (own) or of the ORM sequence relid: lock the sequence, read its
+ * pg_sequence row and data, nextval.  Blocks lie at or above max(MINVALUE, 1).
+ */
+static HiloBlock
+hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *out)
 {
-	Relation	rel = relation_open(relid, NoLock);	/* locked by our caller */
-	bool		here = rel->rd_createSubid != InvalidSubTransactionId;
-
-	relation_close(rel, NoLock);
-	return here;
-}
-
-void
-hilo_lock_for_draw(const HiloKey *key, LOCKMODE draw_mode)
-{
-	LOCKTAG		tag;
-	LOCKTAG		seq_tag;
-	bool		seq_new;
-
-	LockRelationOid(key->seqid, RowExclusiveLock);
-	hilo_require_drawable_seq(key->seqid, key->relid);
-	seq_new = hilo_created_here(key->seqid);
-	/* A ROLLBACK would take a key made here away but leave a table made before. */
-	if (seq_new && !hilo_created_here(key->relid))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("cannot draw from the Hi/Lo key of table %s in the transaction that made it",
-						hilo_relname(key->relid)),
-				 errdetail("A ROLLBACK would remove the key but keep the table: its next key would hand out these ids again."),
-				 errhint("Commit the ALTER TABLE that made the key first.")));
-	/* A change of the key or its sequence here: moot only if a ROLLBACK takes the whole key. */
-	SET_LOCKTAG_OBJECT(tag, MyDatabaseId, RelationRelationId, key->seqid, 1);
-	SET_LOCKTAG_RELATION(seq_tag, MyDatabaseId, key->seqid);
-	if ((idgen_lock_held_by_me(&tag, ExclusiveLock) ||
-		 idgen_lock_held_by_me(&seq_tag, ShareRowExclusiveLock) ||
-		 idgen_lock_held_by_me(&seq_tag, AccessExclusiveLock)) &&
-		!(seq_new && GetCurrentTransactionNestLevel() == 1))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("cannot draw from the Hi/Lo key of table %s in the transaction that changed it",
-						hilo_relname(key->relid)),
-				 errdetail("A ROLLBACK would restore the key as it was, under which these ids could be handed out again."),
-				 errhint("Commit the change of the key (or of its sequence) first.")));
-	hilo_draw_lock(key->seqid, draw_mode);
-}
-
-/* At most this many values are drawn one by one for one run. */
-static const int kHiloMaxSingleDraws = 10000;
-
-void
-hilo_take_run(const HiloKey *key, int64 need, LOCKMODE draw_mode, HiloBlock *run)
-{
-	Oid			seqid = key->seqid;
-	int64		size = hilo_key_size(key);
-	int64		inc = key->increment;
-	bool		adjacent = idgen::hilo_values_adjacent(key->strategy, size, inc);
-	bool		alone = false;
-	bool		locked_seq = false;
-	int64		blocks = 0;
-	int			draws = 0;
-
-	if (key->hi_table != nullptr)
-		hilo_orm_check(key);
-	hilo_lock_for_draw(key, draw_mode);
-	run->next = 1;
-	run->last = 0;
-	/*
-	 * Nobody else draws from an own sequence (the draw lock), nor from one we hold as ALTER
-	 * SEQUENCE does: then a run is one setval() past its first value; else values one by one.
-	 */
-	if (need > 1)
-	{
-		alone = key->own || (locked_seq = ConditionalLockRelationOid(seqid, ShareRowExclusiveLock));
-		/* setval() as the sequence's owner: what a bound key's caller may not do itself. */
-		if (!key->own && alone && pg_class_aclcheck(seqid, GetUserId(), ACL_UPDATE) != ACLCHECK_OK)
-			alone = false;
-	}
 	for (int attempt = 0;; attempt++)
 	{
+		AttrNumber	attnum = InvalidAttrNumber;
+		Oid			seqid = own ? hilo_table_key(relid, &attnum) : relid;
+		Relation	seq;
+		HeapTuple	tup;
+		FormData_pg_sequence params;
+		int64		last_value;
+		bool		is_called;
 		int64		v;
 		HiloBlock	block;
+		HiloStatus	st;
 
-		if (++draws > kHiloMaxSingleDraws)
+#ifdef IDGEN_TEST_HOOKS
+		/* Between finding the key and locking its sequence. */
+		hilo_test_wait(idgen_test_wait_before_draw_lock);
+#endif
+		seq = relation_open(seqid, RowExclusiveLock);	/* as nextval() */
+		if (own && !hilo_still_owned(seqid, relid, attnum))
+		{
+			/* OWNED BY changed (no invalidation of the table says so): find the key again. */
+			relation_close(seq, NoLock);
+			hilo_forget_key(relid);
+			if (attempt < 2)
+				continue;
+			elog(ERROR, "id_gen: the Hi/Lo key of table %u keeps changing", relid);
+		}
+		if (seq->rd_rel->relkind != RELKIND_SEQUENCE)
 			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_IN_USE),
-					 errmsg("could not draw " INT64_FORMAT " consecutive blocks of the Hi/Lo key of table %s",
-							need, hilo_relname(key->relid)),
-					 errdetail("Its sequence %s is shared with writers that took values in between.",
-							   hilo_relname(seqid)),
-					 errhint("Ask for at most %lld ids (one block), or retry when fewer transactions hold the sequence.",
-							 (long long) idgen::hilo_ids_per_block(key->strategy, size))));
-		v = nextval_internal(seqid, !key->own);
-		if (!hilo_block_checked(key, v, attempt, &block))
-			continue;
-		if (blocks == 0 || block.next != run->last + 1)
-		{
-			/* A first block, or someone else took the values in between. */
-			*run = block;
-			blocks = 1;
-		}
-		else
-		{
-			run->last = block.last;
-			blocks++;
-		}
-		attempt = -1;
-		hilo_check_node_range(key, run);
-		if (blocks >= need)
-			break;
-		if (!adjacent)
+					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					 errmsg("\"%s\" is not a sequence", RelationGetRelationName(seq)),
+					 errhint("hilo_next(seq, strategy) names the sequence the application draws from.")));
+		if (seq->rd_rel->relpersistence != RELPERSISTENCE_PERMANENT)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("sequence %s is not logged", hilo_relname(seqid)),
+					 errdetail("A crash resets an unlogged sequence and a temporary one ends with its session: "
+							   "its Hi/Lo blocks would come again."),
+					 errhint("ALTER SEQUENCE %s SET LOGGED.", hilo_relname(seqid))));
+		tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
+		if (!HeapTupleIsValid(tup))
+			elog(ERROR, "cache lookup failed for sequence %u", seqid);
+		params = *(Form_pg_sequence) GETSTRUCT(tup);
+		ReleaseSysCache(tup);
+		if (params.seqcycle)
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("the Hi/Lo key of table %s cannot give more than one block at once",
-							hilo_relname(key->relid)),
-					 errdetail("With INCREMENT " INT64_FORMAT " its sequence %s leaves ids between consecutive blocks.",
-							   inc, hilo_relname(seqid)),
-					 errhint("Ask for at most %lld ids.",
-							 (long long) idgen::hilo_ids_per_block(key->strategy, size))));
-		if (alone)
+					 errmsg("sequence %s is CYCLE", hilo_relname(seqid)),
+					 errdetail("After it wraps around it gives its values again: its Hi/Lo blocks would come again."),
+					 errhint("ALTER SEQUENCE %s NO CYCLE.", hilo_relname(seqid))));
+		if (params.seqincrement < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("sequence %s counts down", hilo_relname(seqid)),
+					 errhint("ALTER SEQUENCE %s INCREMENT BY <block size>.", hilo_relname(seqid))));
+		if (own)
+			hilo_citus_check_type(params.seqtypid, relid);
+		hilo_seq_data(seq, &last_value, &is_called);
+		v = nextval_internal(seqid, !own);
+		if (own || strategy == HiloStrategy::pooled)
+			st = idgen::hilo_count_block(v, params.seqincrement, params.seqmin, !is_called && v == last_value, &block);
+		else
+			st = idgen::hilo_block(strategy, v, idgen::hilo_block_size(strategy, max_lo, params.seqincrement), &block);
+		if (st == HiloStatus::below_one && attempt < 2)
 		{
-			int64		to_v;
-			int64		next_v;
-
-			if (pg_mul_s64_overflow(need - blocks, inc, &to_v) ||
-				pg_add_s64_overflow(v, to_v, &to_v) || pg_add_s64_overflow(to_v, inc, &next_v))
-				ereport(ERROR,
-						(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-						 errmsg("Hi/Lo key of table %s is exhausted", hilo_relname(key->relid)),
-						 errdetail(INT64_FORMAT " blocks would pass the end of the sequence's bigint range.", need),
-						 errhint("Ask for fewer ids.")));
-			(void) hilo_block_checked(key, to_v, 2, &block);
-			hilo_check_node_range(key, &block);
-#ifdef IDGEN_TEST_HOOKS
-			/* Between the run's first value and the setval() past the rest. */
-			hilo_test_wait(idgen_test_wait_before_run_jump);
-#endif
-			hilo_seq_move_to(seqid, next_v);
-			run->last = block.last;
-			break;
+			relation_close(seq, NoLock);
+			continue;
 		}
+		if (st == HiloStatus::overflow)
+			ereport(ERROR,
+					(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
+					 errmsg("Hi/Lo key of %s is exhausted", hilo_relname(relid)),
+					 errdetail("Value " INT64_FORMAT " of sequence %s would give ids above 9223372036854775807.",
+							   v, hilo_relname(seqid)),
+					 errhint("No id was handed out.")));
+		if (st != HiloStatus::ok)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("sequence %s gives no Hi/Lo ids above 0", hilo_relname(seqid)),
+					 errdetail("Its value " INT64_FORMAT " gives no id of at least 1.", v),
+					 errhint("Move it with setval() or ALTER SEQUENCE ... RESTART; ORM forms need max_lo > 0.")));
+		if (own && idgen_hilo_node_ranges)
+		{
+			idgen::HiloNodeRange range = hilo_own_range();
+
+			if (block.next < range.first || block.last > range.last)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("Hi/Lo key of table %s lies outside this node's range", hilo_relname(relid)),
+						 errdetail("The node's ids are " INT64_FORMAT " .. " INT64_FORMAT "; the block drawn is "
+								   INT64_FORMAT " .. " INT64_FORMAT ".", range.first, range.last, block.next, block.last),
+						 errhint("ALTER SEQUENCE %s MINVALUE <first> MAXVALUE <last> RESTART WITH <first id above the rows>.",
+								 hilo_relname(seqid))));
+		}
+		hilo_warn_near_end(relid, own, Max(params.seqmin, 1),
+						   idgen::hilo_reserved_to(strategy, params.seqmax,
+												   idgen::hilo_block_size(strategy, max_lo, params.seqincrement)),
+						   &block);
+		out->seqid = seqid;
+		out->filenode = seq->rd_rel->relfilenode;
+		out->tentative = seq->rd_createSubid != InvalidSubTransactionId ||
+			seq->rd_newRelfilenodeSubid != InvalidSubTransactionId;
+		out->increment = params.seqincrement;
+		hilo_draw_durable(seq);
+		relation_close(seq, NoLock);
+		return block;
 	}
-	if (locked_seq)
-		UnlockRelationOid(seqid, ShareRowExclusiveLock);	/* setval() is not transactional */
-	hilo_draw_unlock(seqid, draw_mode);
-	hilo_draw_durable(seqid);
 }
 
-/* Draws the next block (or adaptive run) of key, read with its table locked, into e. */
-static void
-hilo_draw(const HiloKey *key, HiloEntry *e)
+/* For hilo_reserve(): a block that an abort could not take back, or an ERROR. */
+HiloBlock
+hilo_draw_block(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, int64 *increment)
 {
-	int64		need = 1;
-	HiloBlock	run;
+	HiloDrawn	d;
+	HiloBlock	b = hilo_draw(relid, own, strategy, max_lo, &d);
 
-	/* An adaptive key: as many blocks as the core's hilo_adapt_range says, as a run. */
-	if (key->adaptive)
-	{
-		int64		per = idgen::hilo_ids_per_block(key->strategy, hilo_key_size(key));
-		int64		now_ms = GetCurrentTimestamp() / 1000;
-		int64		want = idgen::hilo_adapt_range(e->adapt_size,
-												   e->adapt_size > 0 ? now_ms - e->adapt_at_ms : 0);
-
-		if (per > 0)
-			need = (want + per - 1) / per;
-		e->adapt_size = want;
-		e->adapt_at_ms = now_ms;
-	}
-	hilo_take_run(key, need, need > 1 ? ExclusiveLock : ShareLock, &run);
-	e->block = run;
-	e->draws++;
+	if (d.tentative)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("cannot reserve Hi/Lo ids of sequence %s in the transaction that made or changed it",
+						hilo_relname(d.seqid)),
+				 errdetail("A ROLLBACK would bring back the sequence as it was, which gives these ids again."),
+				 errhint("Commit the CREATE or ALTER SEQUENCE first.")));
+	*increment = d.increment;
+	return b;
 }
 
-/* All but the fast path.  seqid: the sequence the call names (the full form), or InvalidOid. */
+/* The sequence's relfilenode now (it is locked as nextval() locks it). */
+static uint32
+hilo_filenode(Oid seqid)
+{
+	Relation	seq = relation_open(seqid, RowExclusiveLock);
+	uint32		fn = seq->rd_rel->relfilenode;
+
+	relation_close(seq, NoLock);
+	return fn;
+}
+
+/* All but the fast path: own (relid a table) or an ORM form (relid its sequence). */
 static int64
-hilo_next_slow(Oid relid, Oid seqid)
+hilo_next_slow(Oid relid, bool own, HiloStrategy strategy, int32 max_lo)
 {
 	Oid			role = GetUserId();
 
@@ -416,44 +322,42 @@ hilo_next_slow(Oid relid, Oid seqid)
 	for (;;)
 	{
 		HiloEntry  *e = hilo_cache->find(relid);
-		HiloKey		key;
 		int64_t		id;
+		HiloDrawn	d;
 
 		if (e == nullptr || e->stale || e->checked_role != role ||
-			(OidIsValid(seqid) && seqid != e->seqid))
+			(!own && (e->strategy != strategy || e->max_lo != max_lo)))
 		{
 			uint64		seen = hilo_inval_count;
+			Oid			seqid = relid;
+			AttrNumber	attnum;
 
 			hilo_checking = relid;
-			hilo_check_table(relid, false);
-			hilo_require_key(relid, &key);
-			if (OidIsValid(seqid) && seqid != key.seqid)
+			if (own)
+			{
+				hilo_check_table(relid, false);
+				seqid = hilo_table_key(relid, &attnum);
+			}
+			else if (get_rel_relkind(relid) != RELKIND_SEQUENCE)
 				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("sequence %s is not the Hi/Lo key of table %s", hilo_relname(seqid),
-								hilo_relname(relid)),
-						 errdetail("The key of %s draws from %s.", hilo_relname(relid), hilo_relname(key.seqid)),
-						 errhint("A default copied from another table: write hilo_next('%s'), which follows that table's key.",
-								 hilo_relname(relid))));
-			if (!key.own && pg_class_aclcheck(key.seqid, role, ACL_USAGE | ACL_UPDATE) != ACLCHECK_OK)
+						(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+						 errmsg("\"%s\" is not a sequence", get_rel_name(relid) ? get_rel_name(relid) : "?"),
+						 errhint("hilo_next(seq, strategy) names the sequence the application draws from; "
+								 "hilo_next('t') draws from table t's key.")));
+			else if (pg_class_aclcheck(relid, role, ACL_USAGE | ACL_UPDATE) != ACLCHECK_OK)
 				ereport(ERROR,
 						(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-						 errmsg("permission denied for sequence %s", hilo_relname(key.seqid)),
-						 errdetail("The Hi/Lo key of table %s is bound to the application's sequence %s.",
-								   hilo_relname(relid), hilo_relname(key.seqid)),
-						 errhint("GRANT USAGE ON SEQUENCE %s to the role that inserts, as for DEFAULT nextval().",
-								 hilo_relname(key.seqid))));
-			if (e != nullptr && e->seqid != key.seqid)
-			{
-				hilo_cache->erase(relid);	/* another sequence: its block is not this key's */
-				e = nullptr;
-			}
+						 errmsg("permission denied for sequence %s", get_rel_name(relid))));
 			if (e == nullptr)
 				e = idgen_guard([&] { return hilo_cache->insert(relid); });
-			e->seqid = key.seqid;
-			e->strategy = key.strategy;
-			e->size = hilo_key_size(&key);
-			e->adaptive = key.adaptive;
+			/* Another sequence, another relfilenode or formula: the block is not this key's. */
+			if (e->block.next <= e->block.last &&
+				(e->seqid != seqid || e->filenode != hilo_filenode(seqid) ||
+				 e->strategy != strategy || e->max_lo != max_lo))
+				e->block = HiloBlock{1, 0};
+			e->seqid = seqid;
+			e->strategy = strategy;
+			e->max_lo = max_lo;
 			e->stale = false;
 			/* Something changed while we checked: check again. */
 			if (seen != hilo_inval_count)
@@ -462,38 +366,63 @@ hilo_next_slow(Oid relid, Oid seqid)
 		}
 		if (idgen::hilo_take(&e->block, &id))
 			return id;
-		hilo_require_key(relid, &key);
-		if (key.seqid != e->seqid)
-		{
-			e->stale = true;	/* the key moved meanwhile: load it again */
-			continue;
-		}
-		hilo_draw(&key, e);
+		e->block = hilo_draw(relid, own, strategy, max_lo, &d);
+		e->seqid = d.seqid;
+		e->filenode = d.filenode;
+		e->tentative = e->tentative || d.tentative;
+		e->draws++;
 	}
 }
 
-/*
- * hilo_next(tbl), and the full form hilo_next(tbl, seq, ...), which draws as tbl's default
- * states the key once seq is checked.  The fast path: a hash lookup and an increment.
- */
-IDGEN_FUNCTION(hilo_next_key)
+/* hilo_next(tbl): the next id of tbl's key.  The fast path: a hash lookup and an increment. */
+IDGEN_FUNCTION(hilo_next)
 {
-	Oid			seqid = PG_NARGS() > 1 && !PG_ARGISNULL(1) ? PG_GETARG_OID(1) : InvalidOid;
 	HiloEntry  *e;
 	int64_t		id;
 
-	if (PG_ARGISNULL(0) || (PG_NARGS() > 1 && PG_ARGISNULL(1)))
+	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_next('orders').");
 	e = likely(hilo_cache != nullptr) ? hilo_cache->find(PG_GETARG_OID(0)) : nullptr;
 	if (likely(e != nullptr && !e->stale && e->checked_role == GetUserId() &&
-			   (!OidIsValid(seqid) || e->seqid == seqid) && idgen::hilo_take(&e->block, &id)))
+			   idgen::hilo_take(&e->block, &id)))
 		return Int64GetDatum(id);
-	return Int64GetDatum(hilo_next_slow(PG_GETARG_OID(0), seqid));
+	return Int64GetDatum(hilo_next_slow(PG_GETARG_OID(0), true, HiloStrategy::pooled, 0));
 }
 
-IDGEN_FUNCTION(hilo_next)
+/* hilo_next(seq, strategy, max_lo DEFAULT NULL): an ORM's sequence, under its formula. */
+IDGEN_FUNCTION(hilo_next_orm)
 {
-	return hilo_next_key(fcinfo);
+	text	   *name;
+	char		buf[24];
+	int			len;
+	HiloStrategy strategy;
+	int32		max_lo = PG_ARGISNULL(2) ? 0 : PG_GETARG_INT32(2);
+	HiloEntry  *e;
+	int64_t		id;
+
+	if (PG_ARGISNULL(0))
+		hilo_null_argument("seq", "Pass the sequence the application draws from, e.g. hilo_next('app_seq', 'pooled_lo').");
+	if (PG_ARGISNULL(1))
+		hilo_null_argument("strategy", "Pass the ORM's formula, one of classic, legacy, pooled_lo, pooled, pooled_hibernate3.");
+	name = PG_GETARG_TEXT_PP(1);
+	len = Min((int) VARSIZE_ANY_EXHDR(name), (int) sizeof(buf) - 1);
+	memcpy(buf, VARDATA_ANY(name), len);
+	buf[len] = '\0';
+	if (!idgen::hilo_parse_strategy(buf, &strategy))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown Hi/Lo strategy \"%s\"", text_to_cstring(name)),
+				 errhint("Use one of: %s.", idgen::hilo_strategy_list)));
+	if (!idgen::hilo_size_is_increment(strategy) && max_lo <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("strategy %s needs max_lo greater than zero", idgen::hilo_strategy_name(strategy)),
+				 errhint("Pass the ORM's max_lo, e.g. hilo_next('hi_seq', 'legacy', 32767).")));
+	e = likely(hilo_cache != nullptr) ? hilo_cache->find(PG_GETARG_OID(0)) : nullptr;
+	if (likely(e != nullptr && !e->stale && e->checked_role == GetUserId() &&
+			   e->strategy == strategy && e->max_lo == max_lo && idgen::hilo_take(&e->block, &id)))
+		return Int64GetDatum(id);
+	return Int64GetDatum(hilo_next_slow(PG_GETARG_OID(0), false, strategy, max_lo));
 }
 
 /* hilo_backend_draws(tbl regclass): this backend's draws of tbl's key (for bench/). */
@@ -509,7 +438,7 @@ idgen_hilo_relcache(Oid relid)
 {
 	if (!OidIsValid(relid) || relid == hilo_checking)
 		hilo_inval_count++;
-	hilo_forget_parsed(relid);
+	hilo_forget_key(relid);
 	if (hilo_cache != nullptr)
 		hilo_cache->mark_stale(relid);
 }
@@ -523,9 +452,30 @@ hilo_role_callback(Datum arg, idgen_syscache_id cacheid, uint32 hashvalue)
 		hilo_cache->mark_stale(0);
 }
 
+static void
+hilo_xact_callback(XactEvent event, void *arg)
+{
+	if (hilo_cache == nullptr)
+		return;
+	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
+		hilo_cache->end_transaction(true);
+	else if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_PREPARE)
+		hilo_cache->end_transaction(false);
+}
+
+/* A subtransaction's abort may bring back a relfilenode: drop every tentative block. */
+static void
+hilo_subxact_callback(SubXactEvent event, SubTransactionId mySubid, SubTransactionId parentSubid, void *arg)
+{
+	if (hilo_cache != nullptr && event == SUBXACT_EVENT_ABORT_SUB)
+		hilo_cache->drop_tentative();
+}
+
 void
 idgen_hilo_init(void)
 {
 	CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, hilo_role_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(AUTHOID, hilo_role_callback, (Datum) 0);
+	RegisterXactCallback(hilo_xact_callback, nullptr);
+	RegisterSubXactCallback(hilo_subxact_callback, nullptr);
 }

@@ -1,9 +1,9 @@
 /*
- * hilo/reserve.cpp: hilo_reserve() hands a range of a key's ids to the
- * application (RavenDB's "range"), hilo_next_text() writes readable ids;
- * as the caller.  A range is whole blocks, drawn as a run (hilo_take_run,
- * the draw lock held exclusively), durable before it is returned.  The
- * adaptive size (n NULL) is kept per session and table, in backend memory.
+ * hilo/reserve.cpp: hilo_reserve() hands ranges of a key's ids to the
+ * application (RavenDB's "range"), hilo_next_text() writes readable ids; as
+ * the caller.  A range is whole blocks, each drawn as hilo_next() draws one
+ * and durable before it is returned; blocks that others' draws left apart
+ * come back as separate ranges, never as an error.
  */
 #include "pg/pg.hpp"
 
@@ -11,118 +11,77 @@
 #include "pg/hilo/hilo.hpp"
 
 extern "C" {
+#include "funcapi.h"
 #include "tcop/utility.h"
-#include "utils/hsearch.h"
 #include "utils/lsyscache.h"
-#include "utils/memutils.h"
-#include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 }
 
 extern "C" Datum hilo_next(PG_FUNCTION_ARGS);
 
 using idgen::HiloBlock;
 
-/* A session's state for one table: the adaptive size and its latest range. */
-struct HiloClient
-{
-	Oid			relid;			/* hash key */
-	int64		size;			/* ids of its last range of adaptive size; 0: none */
-	TimestampTz at;				/* when that range was handed out */
-};
+/* At most this many blocks per call: a role with INSERT burns no key faster than its rows would. */
+static const int kHiloReserveMaxBlocks = 64;
 
-static HTAB *hilo_clients = nullptr;
-
-static HiloClient *
-hilo_client(Oid relid)
-{
-	bool		found;
-	HiloClient *c;
-
-	if (hilo_clients == nullptr)
-	{
-		HASHCTL		ctl = {};
-
-		ctl.keysize = sizeof(Oid);
-		ctl.entrysize = sizeof(HiloClient);
-		ctl.hcxt = TopMemoryContext;
-		hilo_clients = hash_create("id_gen Hi/Lo clients", 16, &ctl,
-								   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	}
-	c = (HiloClient *) hash_search(hilo_clients, &relid, HASH_ENTER, &found);
-	if (!found)
-	{
-		c->size = 0;
-		c->at = 0;
-	}
-	return c;
-}
-
-/* The checks every function of this file makes first. */
-static Oid
-hilo_app_table(FunctionCallInfo fcinfo, const char *what)
-{
-	Oid			relid;
-
-	if (PG_ARGISNULL(0))
-		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_reserve('orders').");
-	relid = PG_GETARG_OID(0);
-	hilo_check_table(relid, false);
-	/* A range is drawn (or given back) for good: not in a read-only transaction. */
-	PreventCommandIfReadOnly(what);
-	return relid;
-}
-
-/* hilo_reserve(tbl, n DEFAULT NULL, OUT first_id, OUT last_id): at least n ids (NULL: adaptive). */
+/* hilo_reserve(tbl, n DEFAULT NULL, OUT first_id, OUT last_id): ranges of at least n ids (NULL: one block). */
 IDGEN_FUNCTION(hilo_reserve)
 {
-	Oid			relid = hilo_app_table(fcinfo, "hilo_reserve()");
-	bool		adaptive = PG_ARGISNULL(1);
-	HiloClient *c;
-	TimestampTz now = GetCurrentTimestamp();
-	HiloKey		key;
-	int64		want;
-	int64		per;
-	HiloBlock	ids;
-	Datum		values[2];
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Oid			relid;
+	int64		want = PG_ARGISNULL(1) ? 1 : PG_GETARG_INT32(1);
+	int64		got = 0;
+	HiloBlock	run = {1, 0};
 
-	/* A role that may draw must not burn a key faster than hilo_next() would. */
-	if (!adaptive && (PG_GETARG_INT32(1) < 1 || PG_GETARG_INT32(1) > idgen::kHiloRangeMax))
+	if (PG_ARGISNULL(0))
+		hilo_null_argument("table", "Pass the table the ids are for, e.g. hilo_reserve('orders', 100).");
+	relid = PG_GETARG_OID(0);
+	if (want < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("n must be between 1 and %lld, not %d",
-						(long long) idgen::kHiloRangeMax, PG_GETARG_INT32(1)),
-				 errhint("Pass the number of ids wanted, or NULL to let the server choose; take more ranges for more ids.")));
-
-	c = hilo_client(relid);
-	if (adaptive)
-		want = idgen::hilo_adapt_range(c->size, c->size > 0 ? (now - c->at) / 1000 : 0);
-	else
-		want = PG_GETARG_INT32(1);
-
-	hilo_require_key(relid, &key);
-	per = idgen::hilo_ids_per_block(key.strategy, hilo_key_size(&key));
-	/* Whole blocks: the block of hi 0 counts as one, though it lacks id 0. */
-	hilo_take_run(&key, (want + per - 1) / per, ExclusiveLock, &ids);
-	if (adaptive)
+				 errmsg("n must be at least 1, not " INT64_FORMAT, want),
+				 errhint("Pass the number of ids wanted, or NULL for one block.")));
+	hilo_check_table(relid, false);
+	/* A range is drawn for good: not in a read-only transaction. */
+	PreventCommandIfReadOnly("hilo_reserve()");
+	InitMaterializedSRF(fcinfo, 0);
+	for (int blocks = 0; got < want; blocks++)
 	{
-		c->size = want;
-		c->at = now;
+		int64		increment;
+		HiloBlock	b;
+
+		if (blocks == kHiloReserveMaxBlocks)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("hilo_reserve() gives at most %d blocks per call", kHiloReserveMaxBlocks),
+					 errdetail(INT64_FORMAT " ids asked for; a role that may insert burns no key faster than that.", want),
+					 errhint("Ask for fewer ids per call, or raise the key's block size (ALTER SEQUENCE ... INCREMENT BY).")));
+		b = hilo_draw_block(relid, true, idgen::HiloStrategy::pooled, 0, &increment);
+		got += b.last - b.next + 1;
+		/* Known once the first block is in: refuse before drawing the rest. */
+		if (blocks == 0 && want - got > (int64) (kHiloReserveMaxBlocks - 1) * increment)
+			blocks = kHiloReserveMaxBlocks - 1;
+		if (run.next <= run.last && b.next == run.last + 1)
+			run.last = b.last;	/* adjacent: one range */
+		else
+		{
+			if (run.next <= run.last)
+			{
+				Datum		values[2] = {Int64GetDatum(run.next), Int64GetDatum(run.last)};
+				bool		nulls[2] = {false, false};
+
+				tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+			}
+			run = b;
+		}
 	}
+	{
+		Datum		values[2] = {Int64GetDatum(run.next), Int64GetDatum(run.last)};
+		bool		nulls[2] = {false, false};
 
-	values[0] = Int64GetDatum(ids.next);
-	values[1] = Int64GetDatum(ids.last);
-	PG_RETURN_DATUM(hilo_result_row(fcinfo, values));
-}
-
-/* hilo_return(tbl, next_unused, last_id): false; moving a key back could repeat ids. */
-IDGEN_FUNCTION(hilo_return)
-{
-	(void) hilo_app_table(fcinfo, "hilo_return()");
-	if (PG_ARGISNULL(1))
-		hilo_null_argument("next_unused", "Pass the first id the application did not use, e.g. hilo_return('orders', 1017, 1999).");
-	if (PG_ARGISNULL(2))
-		hilo_null_argument("last_id", "Pass the last id of the range, as hilo_reserve() gave it.");
-	PG_RETURN_BOOL(false);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
 }
 
 /* id as text: the table (qualified unless in public, quoted), the number, the node's tag. */
@@ -147,7 +106,7 @@ IDGEN_FUNCTION(hilo_next_text)
 	PG_RETURN_TEXT_P(hilo_text_of(PG_GETARG_OID(0), id));
 }
 
-/* hilo_next_text(tbl, id): id as text; the text form of a key's default wraps its full form. */
+/* hilo_next_text(tbl, id): id as text. */
 IDGEN_FUNCTION(hilo_text_id)
 {
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))

@@ -29,3 +29,10 @@ class Account(models.Model):
 class Login(models.Model):
     id = DatabaseDefaultBigIntegerField(primary_key=True)
     account = models.ForeignKey(Account, models.CASCADE, related_name="logins")
+
+
+# bigint DEFAULT hilo_next('django_app_ticket'): a Hi/Lo key, made by the
+# migration (hilo_create_key), as the table's serial would be.
+class Ticket(models.Model):
+    id = DatabaseDefaultBigIntegerField(primary_key=True)
+    title = models.TextField()

@@ -16,7 +16,7 @@ const drizzleKit = (...args) => execFileSync(kit, [...args, '--dialect=postgresq
 run(async () => {
   const client = new Client();
   await client.connect();
-  await client.query('DROP TABLE IF EXISTS dz_items, dz_orders, dz_events, dz_children, dz_parents, dz_jsids');
+  await client.query('DROP TABLE IF EXISTS dz_items, dz_orders, dz_events, dz_children, dz_parents, dz_jsids, dz_tickets');
 
   // push creates the tables; the ids' types and defaults are as declared.
   drizzleKit('push', '--schema=./drizzle-schema.js', '--strict=false');
@@ -28,9 +28,14 @@ run(async () => {
           { t: 'dz_children', type: 'bigint', def: 'snowflake_next()' },
           { t: 'dz_events', type: 'timeuuid', def: 'timeuuid_next()' },
           { t: 'dz_orders', type: 'uuid', def: 'uuidv7_next()' }]), JSON.stringify(rows));
-  // A second push finds nothing to change: the timeuuid customType is stable.
+  // The Hi/Lo key's sequence, made once after the push that made its table.
+  await client.query("SELECT hilo_create_key('dz_tickets')");
+  // A second push finds nothing to change: the timeuuid customType is
+  // stable, and so is the Hi/Lo default with its owned sequence.
   const again = drizzleKit('push', '--schema=./drizzle-schema.js', '--strict=false');
   check('push again: no changes detected', /No changes detected/.test(again), again);
+  const hilo = await client.query("INSERT INTO dz_tickets (n) VALUES (1), (2) RETURNING id");
+  check('hilo: ids from the key after push', hilo.rows.map((r) => r.id).join(',') === '1,2', JSON.stringify(hilo.rows));
 
   // pull writes a TypeScript schema from the database.
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'drizzle-pull-'));

@@ -34,8 +34,15 @@ const jsids = pgTable('dz_jsids', {
   id: bigint('id', { mode: 'number' }).primaryKey().default(sql`jsid_next()`),
 });
 
+// 4. A Hi/Lo key: DEFAULT hilo_next('dz_tickets'); hilo_create_key() makes
+// its sequence once, after the first push (a migration's step).
+const tickets = pgTable('dz_tickets', {
+  id: bigint('id', { mode: 'number' }).primaryKey().default(sql`hilo_next('dz_tickets'::regclass)`),
+  n: integer('n'),
+});
+
 module.exports = {
-  orders, items, events, parents, children, jsids,
+  orders, items, events, parents, children, jsids, tickets,
   ordersRelations: relations(orders, ({ many }) => ({ items: many(items) })),
   itemsRelations: relations(items, ({ one }) => ({ order: one(orders, { fields: [items.orderId], references: [orders.id] }) })),
   parentsRelations: relations(parents, ({ many }) => ({ children: many(children) })),

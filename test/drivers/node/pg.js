@@ -94,6 +94,7 @@ run(async () => {
   // rounds as a number), hilo_next() while the key's ids are: the same rule.
   await q('DROP TABLE IF EXISTS pg_dec');
   await q("CREATE TABLE pg_dec (id bigint DEFAULT decimal_id(), h bigint DEFAULT hilo_next('pg_dec'))");
+  await q("SELECT hilo_create_key('pg_dec', 'h')");
   await q('INSERT INTO pg_dec DEFAULT VALUES');
   await q('SELECT id_gen.decimal_id_skip(1000000)'); // a test hook: the counter jumps ahead
   await q('INSERT INTO pg_dec SELECT FROM generate_series(1, 3)');

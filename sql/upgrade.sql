@@ -81,6 +81,7 @@ CREATE EXTENSION id_gen;
 \endif
 -- Rows written before the update: a Hi/Lo key carries on after it.
 CREATE TABLE t (id bigint PRIMARY KEY DEFAULT hilo_next('t'));
+SELECT hilo_create_key('t') IS NOT NULL AS key_made;
 INSERT INTO t DEFAULT VALUES;
 -- (Quiet: without a previous release it only says the version is there.)
 SET client_min_messages = warning;

@@ -1,0 +1,14 @@
+-- 03: hints that go in a circle for a default with an explicit cast (a natural way to write an
+--     integer column's default; ORMs emit it too): DEFAULT hilo_next('ic')::integer
+-- Severity: MEDIUM (key unusable; the hints send the user round: hilo_create_key('ic') ->
+--     "name the column" -> hilo_create_key('ic','id') succeeds -> insert: "no Hi/Lo key" ->
+--     "SELECT hilo_create_key('ic')" -> "name the column" -> ... "owns sequence already").
+-- Cause: hilo_parse_default() strips only implicit coercions; hilo_create_key(t, col) does not
+--     check that the named column's default calls hilo_next(t).
+CREATE TABLE ic (id integer PRIMARY KEY DEFAULT hilo_next('ic')::integer);
+SELECT hilo_create_key('ic');          -- 22023 no column ... HINT: hilo_create_key('ic', 'id')
+SELECT hilo_create_key('ic', 'id');    -- ok: ic_id_seq
+INSERT INTO ic DEFAULT VALUES;         -- 55000 table ic has no Hi/Lo key  HINT: SELECT hilo_create_key('ic')
+SELECT hilo_create_key('ic');          -- 22023 again: circle
+-- Expected: the default is recognised (or hilo_create_key(t,col) refuses with a hint saying the
+-- default must be written hilo_next('ic') without a cast).

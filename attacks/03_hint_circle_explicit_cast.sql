@@ -12,3 +12,8 @@ INSERT INTO ic DEFAULT VALUES;         -- 55000 table ic has no Hi/Lo key  HINT:
 SELECT hilo_create_key('ic');          -- 22023 again: circle
 -- Expected: the default is recognised (or hilo_create_key(t,col) refuses with a hint saying the
 -- default must be written hilo_next('ic') without a cast).
+
+-- Same circle for hilo_next('t'::text) (resolved through the implicit text -> regclass cast; the
+-- stripped Const is text and its pointer is read as an OID by DatumGetObjectId):
+CREATE TABLE tx2 (id bigint PRIMARY KEY DEFAULT hilo_next('tx2'::text));
+SELECT hilo_create_key('tx2');         -- 22023 no column of table tx2 defaults to hilo_next('tx2')

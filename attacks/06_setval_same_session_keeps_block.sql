@@ -13,3 +13,10 @@ SELECT setval(pg_get_serial_sequence('ss', 'id'), max(id)) FROM ss;   -- 20
 INSERT INTO ss(v) SELECT 'after' FROM generate_series(1, 10);  -- ERROR 23505 Key (id)=(10) already exists
 -- Same with setval(seq, n, false) and ALTER SEQUENCE ... RESTART is fine (new relfilenode), so the
 -- three "next id is n" forms in the docs' table do not behave alike.
+
+-- The "say the next id is n" row of docs/hilo.md, in the session that holds a block:
+CREATE TABLE sf (id bigint PRIMARY KEY DEFAULT hilo_next('sf'), v text);
+SELECT hilo_create_key('sf', max_lo => 1000);
+INSERT INTO sf(v) VALUES ('a'), ('b');
+SELECT setval('sf_id_seq', 5000, false);
+INSERT INTO sf(v) VALUES ('c') RETURNING id;   -- 3 (expected 5000, as nextval() gives after setval)

@@ -17,3 +17,13 @@ SELECT hilo_create_key('ic');          -- 22023 again: circle
 -- stripped Const is text and its pointer is read as an OID by DatumGetObjectId):
 CREATE TABLE tx2 (id bigint PRIMARY KEY DEFAULT hilo_next('tx2'::text));
 SELECT hilo_create_key('tx2');         -- 22023 no column of table tx2 defaults to hilo_next('tx2')
+
+-- Related: the hint after a LIKE copy makes a sequence that nothing draws from
+-- (hilo_create_key(t, col) does not check that col's default calls hilo_next(t)):
+CREATE TABLE lk_src (id bigint PRIMARY KEY DEFAULT hilo_next('lk_src'), v text);
+SELECT hilo_create_key('lk_src');
+CREATE TABLE lk_copy (LIKE lk_src INCLUDING ALL);
+SELECT hilo_create_key('lk_copy');        -- 22023 ... HINT: Name the column: hilo_create_key('lk_copy', 'id')
+SELECT hilo_create_key('lk_copy', 'id');  -- "succeeds": lk_copy_id_seq
+INSERT INTO lk_copy(v) VALUES ('c') RETURNING id;   -- drawn from lk_src's key; lk_copy_id_seq never used
+-- Expected: the hint says the default names lk_src (ALTER ... SET DEFAULT hilo_next('lk_copy')).

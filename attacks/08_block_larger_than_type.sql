@@ -10,3 +10,6 @@ INSERT INTO sm DEFAULT VALUES RETURNING id;     -- 1
 INSERT INTO sm DEFAULT VALUES RETURNING id;     -- ERROR 2200H reached maximum value of sequence "sm_id_seq" (32767)
 SELECT object, used_fraction, status, reason FROM id_gen.headroom WHERE object = 'public.sm';
 --  public.sm | 3.05e-05 | ok | 0.00% of the ids up to 32767 used (reserved to 1); block size 100000
+
+-- Also seen in id_gen.headroom: after setval(seq, n, false) (the docs' "next id is n") a key shows
+-- "reserved to none yet", 0% used, while sessions still hold blocks below n.

@@ -1277,9 +1277,11 @@ SELECT 'hilo', k.table_name::text,
   CROSS JOIN LATERAL (
        SELECT least(r.range_last,
                     coalesce(id_gen.hilo_reserved_to(k.strategy, q.seqmax, k.max_lo), 9223372036854775807)) AS last_id) l
+  -- a key whose next block does not fit is exhausted: its next draw fails
   CROSS JOIN LATERAL (
-       SELECT least(1.0, greatest(0.0, (coalesce(k.reserved_to, r.first_id - 1) - r.first_id + 1)::float8
-                                       / (l.last_id - r.first_id + 1)::float8)) AS used) u
+       SELECT CASE WHEN coalesce(k.reserved_to, r.first_id - 1)::numeric + k.max_lo > l.last_id THEN 1.0::float8
+                   ELSE least(1.0, greatest(0.0, (coalesce(k.reserved_to, r.first_id - 1) - r.first_id + 1)::float8
+                                             / (l.last_id - r.first_id + 1)::float8)) END AS used) u
 $$;
 REVOKE ALL ON FUNCTION id_gen.headroom_hilo() FROM PUBLIC;
 COMMENT ON FUNCTION id_gen.headroom_hilo() IS

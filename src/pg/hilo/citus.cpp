@@ -98,7 +98,7 @@ hilo_rewrite_default(Node *expr, const char *shard, const char *nsp)
 	fc->args = list_make1(tc);
 }
 
-/* On a Citus node, a CREATE TABLE or ALTER TABLE of a name ending in _<digits>. */
+/* DISCARD SEQUENCES; on a Citus node, a CREATE TABLE or ALTER TABLE of a name ending in _<digits>. */
 static void
 hilo_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTree,
 					 ProcessUtilityContext context, ParamListInfo params,
@@ -109,7 +109,9 @@ hilo_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyT
 	const char *us;
 	int64		group;
 
-	if (IsA(stmt, CreateStmt))
+	if (IsA(stmt, DiscardStmt) && ((DiscardStmt *) stmt)->target == DISCARD_SEQUENCES)
+		hilo_discard();
+	else if (IsA(stmt, CreateStmt))
 		rel = ((CreateStmt *) stmt)->relation;
 	else if (IsA(stmt, AlterTableStmt) && ((AlterTableStmt *) stmt)->objtype == OBJECT_TABLE)
 		rel = ((AlterTableStmt *) stmt)->relation;

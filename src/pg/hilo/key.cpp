@@ -34,6 +34,7 @@ extern "C" {
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -81,7 +82,7 @@ hilo_null_argument(const char *what, const char *example)
 }
 
 void
-hilo_check_table(Oid relid, bool need_owner)
+hilo_check_table(Oid relid, HiloNeed need)
 {
 	char		kind;
 
@@ -105,19 +106,33 @@ hilo_check_table(Oid relid, bool need_owner)
 				 errmsg("temporary table \"%s\" cannot have a Hi/Lo key", get_rel_name(relid)),
 				 errdetail("A key outlives its session; a temporary table does not."),
 				 errhint("Use an identity column or a sequence for temporary tables.")));
-	if (need_owner && !idgen_rel_ownercheck(relid, GetUserId()))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("must be owner of table %s", hilo_relname(relid)),
-				 errhint("Only the owner of a table may make, change or bind its Hi/Lo key.")));
-	if (!need_owner && pg_class_aclcheck(relid, GetUserId(), ACL_INSERT) != ACLCHECK_OK &&
-		pg_attribute_aclcheck_all(relid, GetUserId(), ACL_INSERT, ACLMASK_ANY) != ACLCHECK_OK)
-		/* INSERT on any column will do: the DEFAULT fires for the others. */
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for table %s", hilo_relname(relid)),
-				 errdetail("hilo_next() hands out a table's ids only to roles that may INSERT into it."),
-				 errhint("GRANT INSERT ON %s TO the role that generates the ids.", hilo_relname(relid))));
+	if (need == HiloNeed::owner)
+	{
+		if (!idgen_rel_ownercheck(relid, GetUserId()))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("must be owner of table %s", hilo_relname(relid)),
+					 errhint("Only the owner of a table may make its Hi/Lo key.")));
+		return;
+	}
+	/* As a serial's default: INSERT on the table (any column: the DEFAULT fires for the others). */
+	if (need == HiloNeed::draw &&
+		(pg_class_aclcheck(relid, GetUserId(), ACL_INSERT) == ACLCHECK_OK ||
+		 pg_attribute_aclcheck_all(relid, GetUserId(), ACL_INSERT, ACLMASK_ANY) == ACLCHECK_OK))
+		return;
+	/* Or what nextval() needs on the key's sequence, found without a lock. */
+	{
+		AttrNumber	attnum;
+		Oid			seqid = hilo_table_key(relid, &attnum);
+
+		if (pg_class_aclcheck(seqid, GetUserId(), ACL_USAGE | ACL_UPDATE) != ACLCHECK_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("permission denied for sequence %s", hilo_relname(seqid)),
+					 errdetail("The ids of table %s come from its key's sequence: drawing them needs USAGE or UPDATE on it%s.",
+							   hilo_relname(relid), need == HiloNeed::draw ? " (or INSERT on the table)" : ""),
+					 errhint("GRANT USAGE ON SEQUENCE %s TO the role that generates the ids.", hilo_relname(seqid))));
+	}
 }
 
 Datum
@@ -174,38 +189,58 @@ hilo_c_symbol(Oid funcid)
  */
 enum class HiloForm : uint8_t { none, own, orm };
 
+/* Argument i of a call, if it is a Const of the type the function declares (never read through a cast). */
+static Const *
+hilo_const_arg(List *args, int i, Oid type)
+{
+	Node	   *a = i < list_length(args) ? (Node *) list_nth(args, i) : nullptr;
+
+	if (a == nullptr || !IsA(a, Const) || ((Const *) a)->consttype != type || ((Const *) a)->constisnull)
+		return nullptr;
+	return (Const *) a;
+}
+
 static HiloForm
 hilo_parse_default(Node *expr, Oid *first, idgen::HiloStrategy *strategy, int32 *max_lo)
 {
 	FuncExpr   *fe;
 	const char *symbol;
-	Node	   *args[3] = {nullptr, nullptr, nullptr};
-	int			n;
+	Const	   *tbl;
+	Const	   *str;
+	Const	   *lo;
 
-	expr = strip_implicit_coercions(expr);
+	/* Read through casts of the result (hilo_next('t')::integer), never of the arguments. */
+	while (expr != nullptr)
+	{
+		if (IsA(expr, FuncExpr) && ((FuncExpr *) expr)->funcformat != COERCE_EXPLICIT_CALL &&
+			((FuncExpr *) expr)->funcformat != COERCE_SQL_SYNTAX && list_length(((FuncExpr *) expr)->args) == 1)
+			expr = (Node *) linitial(((FuncExpr *) expr)->args);
+		else if (IsA(expr, RelabelType))
+			expr = (Node *) ((RelabelType *) expr)->arg;
+		else if (IsA(expr, CoerceViaIO))
+			expr = (Node *) ((CoerceViaIO *) expr)->arg;
+		else if (IsA(expr, CoerceToDomain))
+			expr = (Node *) ((CoerceToDomain *) expr)->arg;
+		else
+			break;
+	}
 	if (expr == nullptr || !IsA(expr, FuncExpr))
 		return HiloForm::none;
 	fe = (FuncExpr *) expr;
-	n = list_length(fe->args);
 	symbol = hilo_c_symbol(fe->funcid);
-	if (symbol == nullptr || n > 3)
+	tbl = hilo_const_arg(fe->args, 0, REGCLASSOID);
+	if (symbol == nullptr || tbl == nullptr || list_length(fe->args) > 3)
 		return HiloForm::none;
-	for (int i = 0; i < n; i++)
-	{
-		args[i] = strip_implicit_coercions((Node *) list_nth(fe->args, i));
-		if (!IsA(args[i], Const) || ((Const *) args[i])->constisnull)
-			args[i] = nullptr;
-	}
-	if (args[0] == nullptr)
-		return HiloForm::none;
-	*first = DatumGetObjectId(((Const *) args[0])->constvalue);
-	if (n == 1 && (strcmp(symbol, "hilo_next") == 0 || strcmp(symbol, "hilo_next_text") == 0))
+	*first = DatumGetObjectId(tbl->constvalue);
+	if (list_length(fe->args) == 1 && (strcmp(symbol, "hilo_next") == 0 || strcmp(symbol, "hilo_next_text") == 0))
 		return HiloForm::own;
+	str = hilo_const_arg(fe->args, 1, TEXTOID);
+	lo = hilo_const_arg(fe->args, 2, INT4OID);
 	/* A stored call leaves max_lo's default out. */
-	if (n >= 2 && strcmp(symbol, "hilo_next_orm") == 0 && args[1] != nullptr &&
-		idgen::hilo_parse_strategy(TextDatumGetCString(((Const *) args[1])->constvalue), strategy))
+	if (strcmp(symbol, "hilo_next_orm") == 0 && str != nullptr && (list_length(fe->args) == 2 || lo != nullptr) &&
+		idgen::hilo_parse_strategy(TextDatumGetCString(str->constvalue), strategy))
 	{
-		*max_lo = args[2] != nullptr ? DatumGetInt32(((Const *) args[2])->constvalue) : 0;
+		*max_lo = lo != nullptr ? DatumGetInt32(lo->constvalue) : 0;
 		return HiloForm::orm;
 	}
 	return HiloForm::none;
@@ -272,14 +307,13 @@ hilo_forget_key(Oid relid)
 }
 
 static void
-hilo_no_key(Oid relid, const char *why)
+hilo_no_key(Oid relid, const char *why, const char *hint)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("table %s has no Hi/Lo key", hilo_relname(relid)),
 			 errdetail("%s", why),
-			 errhint("As the table's owner: SELECT hilo_create_key('%s'); makes its sequence above the table's ids.",
-					 hilo_relname(relid))));
+			 errhint("%s", hint)));
 }
 
 Oid
@@ -295,19 +329,29 @@ hilo_table_key(Oid relid, AttrNumber *attnum)
 			*attnum = hilo_memo[i].attnum;
 			return hilo_memo[i].seqid;
 		}
-	rel = try_relation_open(relid, AccessShareLock);
+	/* No lock: a draw checks the privilege first, and the ownership again once it locks the sequence. */
+	rel = RelationIdGetRelation(relid);
 	if (rel == nullptr)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
 	*attnum = hilo_key_column(rel);
-	relation_close(rel, NoLock);
+	RelationClose(rel);
 	if (*attnum == InvalidAttrNumber)
-		hilo_no_key(relid, "No column of it defaults to hilo_next() of this table.");
+		hilo_no_key(relid, psprintf("No column of it defaults to hilo_next('%s').", hilo_relname(relid)),
+					psprintf("ALTER TABLE %s ALTER <column> SET DEFAULT hilo_next('%s'::regclass); if the column "
+							 "owns no sequence, then SELECT hilo_create_key('%s', '<column>').",
+							 hilo_relname(relid), hilo_relname(relid), hilo_relname(relid)));
 	seqid = hilo_owned_sequence(relid, *attnum);
 	if (!OidIsValid(seqid))
-		hilo_no_key(relid, psprintf("Column %s defaults to hilo_next() but owns no sequence.",
-									quote_identifier(get_attname(relid, *attnum, false))));
+	{
+		const char *col = quote_identifier(get_attname(relid, *attnum, false));
+
+		hilo_no_key(relid, psprintf("Column %s defaults to hilo_next() but owns no sequence.", col),
+					psprintf("As the table's owner: SELECT hilo_create_key('%s', '%s'). A column added to a table "
+							 "with rows: ADD it without the default, make its key, then SET DEFAULT and fill it.",
+							 hilo_relname(relid), col));
+	}
 	i = hilo_memo_next++ % lengthof(hilo_memo);
 	hilo_memo[i].relid = relid;
 	hilo_memo[i].seqid = seqid;
@@ -327,12 +371,14 @@ hilo_still_owned(Oid seqid, Oid relid, AttrNumber attnum)
 
 /*
  * The largest id of (relid, attnum) in range, in every table that inherits it, read from
- * the heap: row-level security hides no row, and the caller's lock keeps writers out.
+ * the heap: row-level security hides no row, and the caller's lock keeps writers out.  A
+ * column of text (base type) holds hilo_next_text() ids: those naming relid count.
  */
 static int64
-hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range)
+hilo_column_max(Oid relid, AttrNumber attnum, Oid base, idgen::HiloNodeRange range)
 {
 	const char *col = get_attname(relid, attnum, false);
+	const char *table = hilo_text_table(relid);
 	int64		max = 0;
 	ListCell   *lc;
 
@@ -340,10 +386,15 @@ hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range)
 	{
 		Relation	rel = table_open(lfirst_oid(lc), NoLock);
 		AttrNumber	att = get_attnum(RelationGetRelid(rel), col);
-		Oid			type = get_atttype(RelationGetRelid(rel), att);
 
-		if (rel->rd_rel->relkind == RELKIND_RELATION &&
-			(type == INT2OID || type == INT4OID || type == INT8OID))
+		if (rel->rd_rel->relkind == RELKIND_FOREIGN_TABLE)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot read the ids of foreign table %s", hilo_relname(RelationGetRelid(rel))),
+					 errdetail("A key starts above the ids of its table and of every table that inherits it."),
+					 errhint("Detach it (or NO INHERIT), make the key, setval() its sequence to the largest id of "
+							 "all the tables, then attach it again.")));
+		if (rel->rd_rel->relkind == RELKIND_RELATION)
 		{
 			Snapshot	snap = RegisterSnapshot(GetLatestSnapshot());
 			TableScanDesc scan = table_beginscan(rel, snap, 0, nullptr);
@@ -353,11 +404,18 @@ hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range)
 			{
 				bool		isnull;
 				Datum		d = slot_getattr(slot, att, &isnull);
-				int64		x;
+				int64_t		x;
+				size_t		table_len;
+				size_t		tag_at;
 
 				if (isnull)
 					continue;
-				x = type == INT8OID ? DatumGetInt64(d) : type == INT4OID ? DatumGetInt32(d) : DatumGetInt16(d);
+				if (base == INT8OID || base == INT4OID || base == INT2OID)
+					x = base == INT8OID ? DatumGetInt64(d) : base == INT4OID ? DatumGetInt32(d) : DatumGetInt16(d);
+				else if (!idgen::hilo_parse_text_id(VARDATA_ANY(DatumGetTextPP(d)), VARSIZE_ANY_EXHDR(DatumGetTextPP(d)),
+													&table_len, &x, &tag_at) ||
+						 table_len != strlen(table) || memcmp(VARDATA_ANY(DatumGetTextPP(d)), table, table_len) != 0)
+					continue;
 				if (x >= range.first && x <= range.last && x > max)
 					max = x;
 			}
@@ -374,24 +432,29 @@ hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range)
  * hilo_create_key(tbl, col DEFAULT NULL, max_lo DEFAULT NULL): the sequence of tbl's key,
  * as a serial's is made: <table>_<column>_seq, AS the column's integer type, INCREMENT
  * max_lo (id_gen.hilo_max_lo), START above the column's ids, always logged, OWNED BY the
- * column.  The migration's explicit step; no default is written.
+ * column.  The migration's explicit step; no default is written.  A named column has no
+ * default yet (a column being added) or calls id_gen's hilo_next(tbl).
  */
 IDGEN_FUNCTION(hilo_create_key)
 {
 	Oid			relid;
-	AttrNumber	attnum;
+	AttrNumber	attnum = InvalidAttrNumber;
 	int32		max_lo = PG_ARGISNULL(2) ? idgen_hilo_max_lo : PG_GETARG_INT32(2);
 	Oid			nsp;
+	Oid			base;
 	Oid			type;
 	Oid			owner;
 	Oid			seqid;
 	char	   *seqname;
 	const char *colname;
+	const char *t;
 	idgen::HiloNodeRange range = hilo_own_range();
 	int64		start;
 	Oid			saved_user;
 	int			saved_sec;
 	int			nest;
+	bool		has_default = false;
+	Relation	rel;
 
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table, e.g. hilo_create_key('orders').");
@@ -401,55 +464,85 @@ IDGEN_FUNCTION(hilo_create_key)
 				 errmsg("max_lo must be greater than zero, not %d", max_lo),
 				 errhint("max_lo is the number of ids per block, e.g. 1000.")));
 	relid = PG_GETARG_OID(0);
-	hilo_check_table(relid, true);
+	hilo_check_table(relid, HiloNeed::owner);
 	PreventCommandIfReadOnly("hilo_create_key()");
 	LockRelationOid(relid, ShareRowExclusiveLock);	/* no writer until we commit */
+	t = hilo_relname(relid);
+	rel = relation_open(relid, NoLock);
 	if (!PG_ARGISNULL(1))
 	{
+		TupleConstr *constr = RelationGetDescr(rel)->constr;
+
 		attnum = get_attnum(relid, NameStr(*PG_GETARG_NAME(1)));
 		if (attnum <= 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_COLUMN),
-					 errmsg("column \"%s\" of table %s does not exist", NameStr(*PG_GETARG_NAME(1)),
-							hilo_relname(relid))));
+					 errmsg("column \"%s\" of table %s does not exist", NameStr(*PG_GETARG_NAME(1)), t)));
+		for (int i = 0; constr != nullptr && i < constr->num_defval; i++)
+			if (constr->defval[i].adnum == attnum)
+				has_default = true;
+		if (has_default && hilo_key_column(rel) != attnum)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("column %s of table %s does not default to hilo_next('%s')",
+							quote_identifier(NameStr(*PG_GETARG_NAME(1))), t, t),
+					 errdetail("A key is drawn by its column's default, a call of id_gen's hilo_next() naming the table."),
+					 errhint("ALTER TABLE %s ALTER %s SET DEFAULT hilo_next('%s'::regclass); first.", t,
+							 quote_identifier(NameStr(*PG_GETARG_NAME(1))), t)));
 	}
 	else
 	{
-		Relation	rel = relation_open(relid, NoLock);
-
 		attnum = hilo_key_column(rel);
-		relation_close(rel, NoLock);
+		has_default = true;
 		if (attnum == InvalidAttrNumber)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("no column of table %s defaults to hilo_next('%s')", hilo_relname(relid),
-							hilo_relname(relid)),
-					 errhint("Name the column: hilo_create_key('%s', 'id').", hilo_relname(relid))));
+					 errmsg("no column of table %s defaults to hilo_next('%s')", t, t),
+					 errhint("ALTER TABLE %s ALTER <column> SET DEFAULT hilo_next('%s'::regclass); first, or name "
+							 "a column that has no default yet: hilo_create_key('%s', '<column>').", t, t, t)));
 	}
+	relation_close(rel, NoLock);
 	seqid = hilo_owned_sequence(relid, attnum);
 	colname = get_attname(relid, attnum, false);
+	if (OidIsValid(seqid) && has_default)
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_OBJECT),
+				 errmsg("column %s of table %s owns sequence %s already", quote_identifier(colname), t,
+						hilo_relname(seqid)),
+				 errdetail("That sequence is the column's Hi/Lo key: DEFAULT hilo_next('%s') draws from it.", t),
+				 errhint("ALTER SEQUENCE %s INCREMENT BY %d sets its block size.", hilo_relname(seqid), max_lo)));
 	if (OidIsValid(seqid))
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
-				 errmsg("column %s of table %s owns sequence %s already", quote_identifier(colname),
-						hilo_relname(relid), hilo_relname(seqid)),
-				 errdetail("That sequence is the column's Hi/Lo key: DEFAULT hilo_next('%s') draws from it.",
-						   hilo_relname(relid)),
-				 errhint("ALTER SEQUENCE %s INCREMENT BY %d sets its block size.", hilo_relname(seqid), max_lo)));
-	type = get_atttype(relid, attnum);
-	if (type != INT2OID && type != INT4OID)
-		type = INT8OID;			/* text ids (hilo_next_text) and numeric: bigint */
+				 errmsg("column %s of table %s owns sequence %s already", quote_identifier(colname), t,
+						hilo_relname(seqid)),
+				 errdetail("The column has no default: nothing draws from that sequence."),
+				 errhint("ALTER TABLE %s ALTER %s SET DEFAULT hilo_next('%s'::regclass); makes it the column's key.",
+						 t, quote_identifier(colname), t)));
+	base = getBaseType(get_atttype(relid, attnum));
+	type = base == TEXTOID || base == VARCHAROID ? INT8OID : base;	/* text ids: hilo_next_text() */
+	if (type != INT2OID && type != INT4OID && type != INT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column %s of table %s is of type %s, which a Hi/Lo key cannot serve", quote_identifier(colname),
+						t, format_type_be(get_atttype(relid, attnum))),
+				 errhint("A key serves smallint, integer and bigint columns (and text ids: hilo_next_text()).")));
 	if (type == INT2OID)
 		range.last = Min(range.last, PG_INT16_MAX);
 	else if (type == INT4OID)
 		range.last = Min(range.last, PG_INT32_MAX);
-	start = hilo_column_max(relid, attnum, range);
+	if (max_lo > range.last - range.first + 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a block of %d ids does not fit in column %s of table %s", max_lo, quote_identifier(colname), t),
+				 errdetail("Its ids are " INT64_FORMAT " .. " INT64_FORMAT ".", range.first, range.last),
+				 errhint("Choose a smaller max_lo (a small fraction of that range), or widen the column first.")));
+	start = hilo_column_max(relid, attnum, base, range);
 	start = Max(start + 1, range.first);
 	if (start > range.last)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-				 errmsg("column %s of table %s has no id left above its largest", quote_identifier(colname),
-						hilo_relname(relid)),
+				 errmsg("column %s of table %s has no id left above its largest", quote_identifier(colname), t),
 				 errhint("Widen the column (ALTER TABLE ... TYPE bigint) first.")));
 
 	nsp = get_rel_namespace(relid);
@@ -476,6 +569,8 @@ IDGEN_FUNCTION(hilo_create_key)
 	SetUserIdAndSecContext(saved_user, saved_sec);
 	CommandCounterIncrement();
 	hilo_forget_key(relid);
+	/* A session holding a block of a sequence the column owned before finds the new key and drops it. */
+	CacheInvalidateRelcacheByRelid(relid);
 	PG_RETURN_OID(get_relname_relid(seqname, nsp));
 }
 

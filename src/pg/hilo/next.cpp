@@ -209,7 +209,8 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 					 errmsg("sequence %s is not logged", hilo_relname(seqid)),
 					 errdetail("A crash resets an unlogged sequence and a temporary one ends with its session: "
 							   "its Hi/Lo blocks would come again."),
-					 errhint("ALTER SEQUENCE %s SET LOGGED.", hilo_relname(seqid))));
+					 errhint("ALTER SEQUENCE %s SET LOGGED (ALTER TABLE ... SET UNLOGGED makes a table's sequences unlogged too).",
+							 hilo_relname(seqid))));
 		tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
 		if (!HeapTupleIsValid(tup))
 			elog(ERROR, "cache lookup failed for sequence %u", seqid);
@@ -335,7 +336,7 @@ hilo_next_slow(Oid relid, bool own, HiloStrategy strategy, int32 max_lo)
 			hilo_checking = relid;
 			if (own)
 			{
-				hilo_check_table(relid, false);
+				hilo_check_table(relid, HiloNeed::draw);
 				seqid = hilo_table_key(relid, &attnum);
 			}
 			else if (get_rel_relkind(relid) != RELKIND_SEQUENCE)
@@ -469,6 +470,14 @@ hilo_subxact_callback(SubXactEvent event, SubTransactionId mySubid, SubTransacti
 {
 	if (hilo_cache != nullptr && event == SUBXACT_EVENT_ABORT_SUB)
 		hilo_cache->drop_tentative();
+}
+
+/* DISCARD SEQUENCES drops this backend's blocks, as it drops nextval()'s cached values. */
+void
+hilo_discard(void)
+{
+	if (hilo_cache != nullptr)
+		hilo_cache->clear();
 }
 
 void

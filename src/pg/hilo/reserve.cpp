@@ -41,7 +41,7 @@ IDGEN_FUNCTION(hilo_reserve)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("n must be at least 1, not " INT64_FORMAT, want),
 				 errhint("Pass the number of ids wanted, or NULL for one block.")));
-	hilo_check_table(relid, false);
+	hilo_check_table(relid, HiloNeed::sequence);
 	/* A range is drawn for good: not in a read-only transaction. */
 	PreventCommandIfReadOnly("hilo_reserve()");
 	InitMaterializedSRF(fcinfo, 0);
@@ -84,15 +84,21 @@ IDGEN_FUNCTION(hilo_reserve)
 	return (Datum) 0;
 }
 
-/* id as text: the table (qualified unless in public, quoted), the number, the node's tag. */
-static text *
-hilo_text_of(Oid relid, int64 id)
+/* The table as a text id names it: qualified unless in public, quoted. */
+char *
+hilo_text_table(Oid relid)
 {
 	char	   *table = hilo_quoted_name(relid);	/* ERROR if it is gone */
 
 	if (strcmp(get_namespace_name(get_rel_namespace(relid)), "public") == 0)
 		table = (char *) quote_identifier(get_rel_name(relid));
-	return cstring_to_text(psprintf("%s/" INT64_FORMAT "-%s", table, id, idgen_node_tag));
+	return table;
+}
+
+static text *
+hilo_text_of(Oid relid, int64 id)
+{
+	return cstring_to_text(psprintf("%s/" INT64_FORMAT "-%s", hilo_text_table(relid), id, idgen_node_tag));
 }
 
 /* hilo_next_text(tbl regclass): '<table>/<n>-<node tag>', n from hilo_next(tbl). */

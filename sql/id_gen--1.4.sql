@@ -993,7 +993,7 @@ CREATE FUNCTION hilo_reserve(tbl regclass, n integer DEFAULT NULL,
     AS 'MODULE_PATHNAME', 'hilo_reserve'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE ROWS 1;
 COMMENT ON FUNCTION hilo_reserve(regclass, integer) IS
-    'ranges first_id..last_id, at least n ids in all (whole blocks, at most 64; NULL: one block), of the table''s Hi/Lo key for application code; one row unless others drew in between; needs INSERT on the table';
+    'ranges first_id..last_id, at least n ids in all (whole blocks; NULL: one block), of the table''s Hi/Lo key for application code; one row unless others drew in between; needs USAGE or UPDATE on the key''s sequence, as nextval()';
 
 CREATE FUNCTION hilo_next_text(tbl regclass) RETURNS text
     AS 'MODULE_PATHNAME', 'hilo_next_text'

@@ -2,25 +2,18 @@
  * hilo/citus.cpp: Hi/Lo defaults on Citus shards.
  *
  * Citus creates a table's shards, and sends each change of a key to them,
- * as the table's own DDL renamed (CREATE TABLE public.t_102008 (... DEFAULT
- * hilo_next('public.t'::regclass, ...)), ALTER TABLE ... SET DEFAULT),
- * before metadata sync creates the shell table public.t on a worker: the
- * regclass literal failed there, and elsewhere tied the shard's default to
- * the table (DROP TABLE failed, or a worker waited for the shell table its
- * own distributed transaction locked).  For a CREATE or ALTER TABLE of a
- * shard of the table a hilo_next()/hilo_next_text() default names
- * (<name>_<digits>, same schema), this ProcessUtility hook writes the
- * default as hilo_next('public.t'::text::regclass), resolved at each call:
- * the shard draws from this node's key of the table.  It runs as the
- * caller and takes no lock.
- *
- * Citus gives each worker's copy of a key's sequence a window (MINVALUE
- * (group << 48) + 1, 2^48 values), restored at each metadata sync.  The
- * sequence counts ids and blocks never reach below MINVALUE, so a worker's
- * ids are its window's: no code of ours.  Citus refuses CREATE SEQUENCE
- * ... OWNED BY a distributed table: hilo_create_key() comes before
- * create_distributed_table(), and a key that is not bigint is refused on
- * Citus (hilo_citus_check_type), as Citus leaves such a sequence exhausted.
+ * as the table's own DDL renamed (DEFAULT hilo_next('public.t'::regclass)
+ * in CREATE TABLE public.t_102008), before the shell table public.t exists
+ * on a worker.  For a CREATE or ALTER TABLE of a shard (<name>_<digits>,
+ * same schema) of the table a hilo_next()/hilo_next_text() default names,
+ * this ProcessUtility hook writes hilo_next('public.t'::text::regclass),
+ * resolved at each call, as the caller and with no lock.  Citus gives each
+ * worker's copy of a key's bigint sequence a window (MINVALUE (group << 48)
+ * + 1); blocks never reach below MINVALUE, so a worker's ids are its
+ * window's.  A key that is not bigint is refused on Citus, which leaves such
+ * a sequence exhausted; hilo_create_key() comes before
+ * create_distributed_table() (Citus refuses CREATE SEQUENCE ... OWNED BY a
+ * distributed table).
  */
 #include "pg/pg.hpp"
 

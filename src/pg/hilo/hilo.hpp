@@ -7,22 +7,19 @@
  * State.  A table t's key is what a serial is: the one sequence OWNED BY the
  * column of t whose default calls hilo_next('t').  The sequence counts ids
  * (value v gives v - INCREMENT + 1 .. v; INCREMENT BY is the block size), so
- * START, RESTART, setval(), CACHE, its bounds, pg_dump and every other
- * command on it keep their meaning.  The default stays as written; nothing
- * of ours rewrites it.  An ORM's sequence is named in the call
+ * START, RESTART, CACHE, its bounds and pg_dump keep their meaning.  Nothing
+ * of ours rewrites the default.  An ORM's sequence is named in the call
  * (hilo_next('app_seq', 'pooled_lo')), as nextval('app_seq') names it.
  *
  * Who runs as whom (sql/hilo_roles.sql).  A draw runs as the caller: an own
  * key needs INSERT on t or USAGE/UPDATE on its sequence (as a serial's
  * default), checked before any lock; hilo_reserve() and an ORM form need
- * what nextval() needs on the sequence.
- * hilo_create_key() is the table owner's and runs one CREATE SEQUENCE as
- * that owner, search_path pinned; no other role's code runs.
+ * what nextval() needs on the sequence.  hilo_create_key() runs one CREATE
+ * SEQUENCE as the table's owner, search_path pinned.
  *
- * Locks.  A draw locks the sequence RowExclusiveLock as nextval() does (to
- * the end of the transaction), then reads its pg_sequence row and data and
- * calls nextval: an ALTER SEQUENCE (ShareRowExclusiveLock) commits before or
- * after, never between.
+ * Locks.  A draw locks the sequence RowExclusiveLock as nextval() does, then
+ * reads its pg_sequence row and data and calls nextval: an ALTER SEQUENCE
+ * (ShareRowExclusiveLock) commits before or after, never between.
  */
 #pragma once
 
@@ -58,17 +55,14 @@ extern void hilo_forget_key(Oid relid);
 extern bool hilo_still_owned(Oid seqid, Oid relid, AttrNumber attnum);
 
 /* ---- hilo/next.cpp ---- */
-/* Draws one block of the key of relid (own key) or of the ORM sequence relid. */
-extern idgen::HiloBlock hilo_draw_block(Oid relid, bool own, idgen::HiloStrategy strategy,
-										int32 max_lo, int64 *increment);
-/* DISCARD SEQUENCES: drops this backend's blocks. */
-extern void hilo_discard(void);
+/* hilo_reserve(): one block of relid's key, never from a relfilenode this transaction made. */
+extern idgen::HiloBlock hilo_draw_block(Oid relid);
+extern void hilo_discard(void);	/* DISCARD SEQUENCES: drops this backend's blocks */
 /* An own key's ids on this node: its range with id_gen.hilo_node_ranges, else all. */
 extern idgen::HiloNodeRange hilo_own_range(void);
 
 /* ---- hilo/reserve.cpp ---- */
-/* The table as hilo_next_text() ids name it. */
-extern char *hilo_text_table(Oid relid);
+extern char *hilo_text_table(Oid relid);	/* the table as text ids name it */
 
 /* ---- hilo/citus.cpp ---- */
 /* ERROR on a Citus node for a key whose sequence is not bigint. */

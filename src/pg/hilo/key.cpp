@@ -146,21 +146,6 @@ hilo_result_row(FunctionCallInfo fcinfo, Datum *values)
 											 (bool *) palloc0(desc->natts * sizeof(bool))));
 }
 
-static Oid
-hilo_rel_owner(Oid relid)
-{
-	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	Oid			owner;
-
-	if (!HeapTupleIsValid(tup))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid)));
-	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	return owner;
-}
-
 /* funcid's C symbol if it is a C function of this library (only a superuser makes one). */
 static const char *
 hilo_c_symbol(Oid funcid)
@@ -246,9 +231,9 @@ hilo_parse_default(Node *expr, Oid *first, idgen::HiloStrategy *strategy, int32 
 	return HiloForm::none;
 }
 
-/* The sequence OWNED BY (relid, attnum); InvalidOid: none; ERROR if more than one. */
+/* The sequence OWNED BY (relid, attnum); InvalidOid: none; more than one: ERROR if strict. */
 static Oid
-hilo_owned_sequence(Oid relid, AttrNumber attnum)
+hilo_owned_sequence(Oid relid, AttrNumber attnum, bool strict = true)
 {
 	Oid			found = InvalidOid;
 	ListCell   *lc;
@@ -260,7 +245,7 @@ hilo_owned_sequence(Oid relid, AttrNumber attnum)
 
 		if (!sequenceIsOwned(lfirst_oid(lc), DEPENDENCY_AUTO, &owner_rel, &owner_col) || owner_col != attnum)
 			continue;
-		if (OidIsValid(found))
+		if (OidIsValid(found) && strict)
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("column %s of table %s owns more than one sequence",
@@ -306,16 +291,6 @@ hilo_forget_key(Oid relid)
 			m.relid = InvalidOid;
 }
 
-static void
-hilo_no_key(Oid relid, const char *why, const char *hint)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("table %s has no Hi/Lo key", hilo_relname(relid)),
-			 errdetail("%s", why),
-			 errhint("%s", hint)));
-}
-
 Oid
 hilo_table_key(Oid relid, AttrNumber *attnum)
 {
@@ -337,20 +312,21 @@ hilo_table_key(Oid relid, AttrNumber *attnum)
 				 errmsg("relation with OID %u does not exist", relid)));
 	*attnum = hilo_key_column(rel);
 	RelationClose(rel);
-	if (*attnum == InvalidAttrNumber)
-		hilo_no_key(relid, psprintf("No column of it defaults to hilo_next('%s').", hilo_relname(relid)),
-					psprintf("ALTER TABLE %s ALTER <column> SET DEFAULT hilo_next('%s'::regclass); if the column "
-							 "owns no sequence, then SELECT hilo_create_key('%s', '<column>').",
-							 hilo_relname(relid), hilo_relname(relid), hilo_relname(relid)));
-	seqid = hilo_owned_sequence(relid, *attnum);
+	seqid = *attnum == InvalidAttrNumber ? InvalidOid : hilo_owned_sequence(relid, *attnum);
 	if (!OidIsValid(seqid))
 	{
-		const char *col = quote_identifier(get_attname(relid, *attnum, false));
+		const char *t = hilo_relname(relid);
+		const char *col = *attnum == InvalidAttrNumber ? nullptr : quote_identifier(get_attname(relid, *attnum, false));
 
-		hilo_no_key(relid, psprintf("Column %s defaults to hilo_next() but owns no sequence.", col),
-					psprintf("As the table's owner: SELECT hilo_create_key('%s', '%s'). A column added to a table "
-							 "with rows: ADD it without the default, make its key, then SET DEFAULT and fill it.",
-							 hilo_relname(relid), col));
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table %s has no Hi/Lo key", t),
+				 col == nullptr ? errdetail("No column of it defaults to hilo_next('%s').", t)
+				 : errdetail("Column %s defaults to hilo_next() but owns no sequence.", col),
+				 col == nullptr ? errhint("ALTER TABLE %s ALTER <column> SET DEFAULT hilo_next('%s'::regclass); if the "
+										  "column owns no sequence, then SELECT hilo_create_key('%s', '<column>').", t, t, t)
+				 : errhint("As the table's owner: SELECT hilo_create_key('%s', '%s'). A column added to a table with "
+						   "rows: ADD it without the default, make its key, then SET DEFAULT and fill it.", t, col)));
 	}
 	i = hilo_memo_next++ % lengthof(hilo_memo);
 	hilo_memo[i].relid = relid;
@@ -429,11 +405,10 @@ hilo_column_max(Oid relid, AttrNumber attnum, Oid base, idgen::HiloNodeRange ran
 }
 
 /*
- * hilo_create_key(tbl, col DEFAULT NULL, max_lo DEFAULT NULL): the sequence of tbl's key,
- * as a serial's is made: <table>_<column>_seq, AS the column's integer type, INCREMENT
- * max_lo (id_gen.hilo_max_lo), START above the column's ids, always logged, OWNED BY the
- * column.  The migration's explicit step; no default is written.  A named column has no
- * default yet (a column being added) or calls id_gen's hilo_next(tbl).
+ * hilo_create_key(tbl, col DEFAULT NULL, max_lo DEFAULT NULL): tbl's key, made as a serial's
+ * sequence: <table>_<column>_seq, AS the column's integer type, INCREMENT max_lo, START above
+ * the column's ids, logged, OWNED BY the column.  No default is written: a named column has
+ * none yet (a column being added) or calls id_gen's hilo_next(tbl).
  */
 IDGEN_FUNCTION(hilo_create_key)
 {
@@ -471,16 +446,12 @@ IDGEN_FUNCTION(hilo_create_key)
 	rel = relation_open(relid, NoLock);
 	if (!PG_ARGISNULL(1))
 	{
-		TupleConstr *constr = RelationGetDescr(rel)->constr;
-
 		attnum = get_attnum(relid, NameStr(*PG_GETARG_NAME(1)));
 		if (attnum <= 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_COLUMN),
 					 errmsg("column \"%s\" of table %s does not exist", NameStr(*PG_GETARG_NAME(1)), t)));
-		for (int i = 0; constr != nullptr && i < constr->num_defval; i++)
-			if (constr->defval[i].adnum == attnum)
-				has_default = true;
+		has_default = TupleDescAttr(RelationGetDescr(rel), attnum - 1)->atthasdef;
 		if (has_default && hilo_key_column(rel) != attnum)
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -501,24 +472,20 @@ IDGEN_FUNCTION(hilo_create_key)
 					 errhint("ALTER TABLE %s ALTER <column> SET DEFAULT hilo_next('%s'::regclass); first, or name "
 							 "a column that has no default yet: hilo_create_key('%s', '<column>').", t, t, t)));
 	}
+	owner = rel->rd_rel->relowner;
 	relation_close(rel, NoLock);
 	seqid = hilo_owned_sequence(relid, attnum);
 	colname = get_attname(relid, attnum, false);
-	if (OidIsValid(seqid) && has_default)
-		ereport(ERROR,
-				(errcode(ERRCODE_DUPLICATE_OBJECT),
-				 errmsg("column %s of table %s owns sequence %s already", quote_identifier(colname), t,
-						hilo_relname(seqid)),
-				 errdetail("That sequence is the column's Hi/Lo key: DEFAULT hilo_next('%s') draws from it.", t),
-				 errhint("ALTER SEQUENCE %s INCREMENT BY %d sets its block size.", hilo_relname(seqid), max_lo)));
 	if (OidIsValid(seqid))
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
 				 errmsg("column %s of table %s owns sequence %s already", quote_identifier(colname), t,
 						hilo_relname(seqid)),
-				 errdetail("The column has no default: nothing draws from that sequence."),
-				 errhint("ALTER TABLE %s ALTER %s SET DEFAULT hilo_next('%s'::regclass); makes it the column's key.",
-						 t, quote_identifier(colname), t)));
+				 has_default ? errdetail("That sequence is the column's Hi/Lo key.")
+				 : errdetail("The column has no default: nothing draws from that sequence."),
+				 has_default ? errhint("ALTER SEQUENCE %s INCREMENT BY %d sets its block size.", hilo_relname(seqid), max_lo)
+				 : errhint("ALTER TABLE %s ALTER %s SET DEFAULT hilo_next('%s'::regclass); makes it the column's key.",
+						   t, quote_identifier(colname), t)));
 	base = getBaseType(get_atttype(relid, attnum));
 	type = base == TEXTOID || base == VARCHAROID ? INT8OID : base;	/* text ids: hilo_next_text() */
 	if (type != INT2OID && type != INT4OID && type != INT8OID)
@@ -531,23 +498,17 @@ IDGEN_FUNCTION(hilo_create_key)
 		range.last = Min(range.last, PG_INT16_MAX);
 	else if (type == INT4OID)
 		range.last = Min(range.last, PG_INT32_MAX);
-	if (max_lo > range.last - range.first + 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("a block of %d ids does not fit in column %s of table %s", max_lo, quote_identifier(colname), t),
-				 errdetail("Its ids are " INT64_FORMAT " .. " INT64_FORMAT ".", range.first, range.last),
-				 errhint("Choose a smaller max_lo (a small fraction of that range), or widen the column first.")));
-	start = hilo_column_max(relid, attnum, base, range);
-	start = Max(start + 1, range.first);
-	if (start > range.last)
+	start = Max(hilo_column_max(relid, attnum, base, range) + 1, range.first);
+	if (start > range.last || max_lo > range.last - start + 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-				 errmsg("column %s of table %s has no id left above its largest", quote_identifier(colname), t),
-				 errhint("Widen the column (ALTER TABLE ... TYPE bigint) first.")));
+				 errmsg("column %s of table %s has no room for a block of %d ids above its largest id",
+						quote_identifier(colname), t, max_lo),
+				 errdetail("Its ids go up to " INT64_FORMAT ".", range.last),
+				 errhint("Choose a smaller max_lo, or widen the column (ALTER TABLE ... TYPE bigint) first.")));
 
 	nsp = get_rel_namespace(relid);
 	seqname = ChooseRelationName(get_rel_name(relid), colname, "seq", nsp, false);
-	owner = hilo_rel_owner(relid);
 	/* As the table's owner (a serial's sequence is its table's owner's), search_path pinned. */
 	GetUserIdAndSecContext(&saved_user, &saved_sec);
 	SetUserIdAndSecContext(owner, saved_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
@@ -602,17 +563,7 @@ IDGEN_FUNCTION(hilo_key_list)
 			continue;
 		form = hilo_parse_default((Node *) stringToNode(TextDatumGetCString(bin)), &first, &strategy, &max_lo);
 		if (form == HiloForm::own && first == ad->adrelid)
-		{
-			Oid			owner_rel;
-			int32		owner_col;
-			ListCell   *lc;
-
-			/* Not hilo_owned_sequence(): a listing does not fail on a column with two. */
-			foreach(lc, getOwnedSequences(ad->adrelid))
-				if (sequenceIsOwned(lfirst_oid(lc), DEPENDENCY_AUTO, &owner_rel, &owner_col) &&
-					owner_col == ad->adnum)
-					seqid = lfirst_oid(lc);
-		}
+			seqid = hilo_owned_sequence(ad->adrelid, ad->adnum, false);	/* a listing does not fail */
 		else if (form == HiloForm::orm && get_rel_relkind(first) == RELKIND_SEQUENCE)
 			seqid = first;
 		if (!OidIsValid(seqid))

@@ -161,7 +161,6 @@ struct HiloDrawn
 	Oid			seqid;
 	uint32		filenode;
 	bool		tentative;		/* a relfilenode of this transaction */
-	int64		increment;
 };
 
 /*
@@ -198,11 +197,6 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 				continue;
 			elog(ERROR, "id_gen: the Hi/Lo key of table %u keeps changing", relid);
 		}
-		if (seq->rd_rel->relkind != RELKIND_SEQUENCE)
-			ereport(ERROR,
-					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-					 errmsg("\"%s\" is not a sequence", RelationGetRelationName(seq)),
-					 errhint("hilo_next(seq, strategy) names the sequence the application draws from.")));
 		if (seq->rd_rel->relpersistence != RELPERSISTENCE_PERMANENT)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -274,19 +268,18 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 		out->filenode = seq->rd_rel->relfilenode;
 		out->tentative = seq->rd_createSubid != InvalidSubTransactionId ||
 			seq->rd_newRelfilenodeSubid != InvalidSubTransactionId;
-		out->increment = params.seqincrement;
 		hilo_draw_durable(seq);
 		relation_close(seq, NoLock);
 		return block;
 	}
 }
 
-/* For hilo_reserve(): a block that an abort could not take back, or an ERROR. */
+/* For hilo_reserve(): a block of relid's key that an abort could not take back, or an ERROR. */
 HiloBlock
-hilo_draw_block(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, int64 *increment)
+hilo_draw_block(Oid relid)
 {
 	HiloDrawn	d;
-	HiloBlock	b = hilo_draw(relid, own, strategy, max_lo, &d);
+	HiloBlock	b = hilo_draw(relid, true, HiloStrategy::pooled, 0, &d);
 
 	if (d.tentative)
 		ereport(ERROR,
@@ -295,7 +288,6 @@ hilo_draw_block(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, int64 
 						hilo_relname(d.seqid)),
 				 errdetail("A ROLLBACK would bring back the sequence as it was, which gives these ids again."),
 				 errhint("Commit the CREATE or ALTER SEQUENCE first.")));
-	*increment = d.increment;
 	return b;
 }
 

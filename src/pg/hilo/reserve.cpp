@@ -21,8 +21,14 @@ extern "C" Datum hilo_next(PG_FUNCTION_ARGS);
 
 using idgen::HiloBlock;
 
-/* At most this many blocks per call: a role with INSERT burns no key faster than its rows would. */
-static const int kHiloReserveMaxBlocks = 64;
+static void
+hilo_put_range(ReturnSetInfo *rsinfo, HiloBlock run)
+{
+	Datum		values[2] = {Int64GetDatum(run.next), Int64GetDatum(run.last)};
+	bool		nulls[2] = {false, false};
+
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
 
 /* hilo_reserve(tbl, n DEFAULT NULL, OUT first_id, OUT last_id): ranges of at least n ids (NULL: one block). */
 IDGEN_FUNCTION(hilo_reserve)
@@ -45,42 +51,23 @@ IDGEN_FUNCTION(hilo_reserve)
 	/* A range is drawn for good: not in a read-only transaction. */
 	PreventCommandIfReadOnly("hilo_reserve()");
 	InitMaterializedSRF(fcinfo, 0);
-	for (int blocks = 0; got < want; blocks++)
+	/* As many blocks as asked: a role that may use the sequence could draw them with nextval(). */
+	while (got < want)
 	{
-		int64		increment;
-		HiloBlock	b;
+		HiloBlock	b = hilo_draw_block(relid);
 
-		if (blocks == kHiloReserveMaxBlocks)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("hilo_reserve() gives at most %d blocks per call", kHiloReserveMaxBlocks),
-					 errdetail(INT64_FORMAT " ids asked for; a role that may insert burns no key faster than that.", want),
-					 errhint("Ask for fewer ids per call, or raise the key's block size (ALTER SEQUENCE ... INCREMENT BY).")));
-		b = hilo_draw_block(relid, true, idgen::HiloStrategy::pooled, 0, &increment);
+		CHECK_FOR_INTERRUPTS();
 		got += b.last - b.next + 1;
-		/* Known once the first block is in: refuse before drawing the rest. */
-		if (blocks == 0 && want - got > (int64) (kHiloReserveMaxBlocks - 1) * increment)
-			blocks = kHiloReserveMaxBlocks - 1;
 		if (run.next <= run.last && b.next == run.last + 1)
 			run.last = b.last;	/* adjacent: one range */
 		else
 		{
 			if (run.next <= run.last)
-			{
-				Datum		values[2] = {Int64GetDatum(run.next), Int64GetDatum(run.last)};
-				bool		nulls[2] = {false, false};
-
-				tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-			}
+				hilo_put_range(rsinfo, run);
 			run = b;
 		}
 	}
-	{
-		Datum		values[2] = {Int64GetDatum(run.next), Int64GetDatum(run.last)};
-		bool		nulls[2] = {false, false};
-
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
+	hilo_put_range(rsinfo, run);
 	return (Datum) 0;
 }
 

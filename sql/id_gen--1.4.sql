@@ -33,7 +33,7 @@ CREATE FUNCTION hilo_next(tbl regclass) RETURNS bigint
     AS 'MODULE_PATHNAME', 'hilo_next'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hilo_next(regclass) IS
-    'next id of the table''s Hi/Lo key (the sequence owned by the column whose default this is); needs INSERT on the table';
+    'next id of the table''s Hi/Lo key (the sequence owned by the column whose default this is); needs INSERT on the table or USAGE on that sequence, as a serial''s default';
 
 -- An ORM's sequence, named as nextval('app_seq') names it, under the ORM's formula.
 CREATE FUNCTION hilo_next(seq regclass, strategy text, max_lo integer DEFAULT NULL) RETURNS bigint

@@ -58,17 +58,21 @@ INSERT INTO hd_sm DEFAULT VALUES RETURNING id;
 SELECT status, used_fraction FROM id_gen.headroom WHERE object = 'public.hd_sm';
 INSERT INTO hd_sm SELECT hilo_next('hd_sm') FROM generate_series(1, 20000); \echo :LAST_ERROR_SQLSTATE
 
--- A session's blocks go as nextval()'s cached values go: ALTER SEQUENCE ...
--- RESTART (every session, a new relfilenode) and DISCARD SEQUENCES (its own).
+-- A session's blocks go as nextval()'s cached values go: setval() in the
+-- session that drew (at the start of its statement), ALTER SEQUENCE ...
+-- RESTART (every session, a new relfilenode), DISCARD SEQUENCES.
 CREATE TABLE hd_sv (id bigint PRIMARY KEY DEFAULT hilo_next('hd_sv'), v text);
 SELECT hilo_create_key('hd_sv', max_lo => 1000);
 INSERT INTO hd_sv (v) VALUES ('a'), ('b') RETURNING id;
 INSERT INTO hd_sv SELECT g, 'loaded' FROM generate_series(10, 20) g;
 SELECT setval(pg_get_serial_sequence('hd_sv', 'id'), max(id)) FROM hd_sv;
-DISCARD SEQUENCES;
 INSERT INTO hd_sv (v) VALUES ('after') RETURNING id;
-ALTER SEQUENCE hd_sv_id_seq RESTART WITH 5000;
+SELECT setval('hd_sv_id_seq', 5000, false);
 INSERT INTO hd_sv (v) VALUES ('c') RETURNING id;
+ALTER SEQUENCE hd_sv_id_seq RESTART WITH 9000;
+INSERT INTO hd_sv (v) VALUES ('d'), ('e') RETURNING id;
+DISCARD SEQUENCES;
+INSERT INTO hd_sv (v) VALUES ('f') RETURNING id;
 
 -- The named column's default must call id_gen's hilo_next() of this table,
 -- or be absent (a column being added): a function of the same name planted

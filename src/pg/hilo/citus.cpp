@@ -1,19 +1,13 @@
 /*
- * hilo/citus.cpp: Hi/Lo defaults on Citus shards.
- *
- * Citus creates a table's shards, and sends each change of a key to them,
- * as the table's own DDL renamed (DEFAULT hilo_next('public.t'::regclass)
- * in CREATE TABLE public.t_102008), before the shell table public.t exists
- * on a worker.  For a CREATE or ALTER TABLE of a shard (<name>_<digits>,
- * same schema) of the table a hilo_next()/hilo_next_text() default names,
- * this ProcessUtility hook writes hilo_next('public.t'::text::regclass),
- * resolved at each call, as the caller and with no lock.  Citus gives each
- * worker's copy of a key's bigint sequence a window (MINVALUE (group << 48)
- * + 1); blocks never reach below MINVALUE, so a worker's ids are its
- * window's.  A key that is not bigint is refused on Citus, which leaves such
- * a sequence exhausted; hilo_create_key() comes before
- * create_distributed_table() (Citus refuses CREATE SEQUENCE ... OWNED BY a
- * distributed table).
+ * hilo/citus.cpp: Hi/Lo defaults on Citus shards.  Citus makes a shard as
+ * its table's DDL renamed (DEFAULT hilo_next('public.t'::regclass) in CREATE
+ * TABLE public.t_102008) before the shell table exists on a worker: for a
+ * shard (<name>_<digits>, same schema) of the table a hilo_next() or
+ * hilo_next_text() default names, this ProcessUtility hook writes
+ * hilo_next('public.t'::text::regclass), resolved at each call.  A worker's
+ * copy of a bigint key's sequence has a window of its own (MINVALUE (group
+ * << 48) + 1), and blocks never reach below MINVALUE; a key that is not
+ * bigint is refused on Citus, which leaves such a sequence exhausted.
  */
 #include "pg/pg.hpp"
 

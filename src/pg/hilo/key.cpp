@@ -1,9 +1,6 @@
 /*
- * hilo/key.cpp: what a Hi/Lo key is.  Table t's key is the one sequence
- * OWNED BY the column of t whose default calls hilo_next('t'), found as
- * pg_get_serial_sequence() finds a serial's (hilo.hpp); hilo_create_key()
- * makes it; id_gen.hilo_key_list() lists every key for the view
- * id_gen.hilo_keys.
+ * hilo/key.cpp: what a Hi/Lo key is (hilo.hpp), found as pg_get_serial_sequence()
+ * finds a serial's; hilo_create_key() makes it; id_gen.hilo_key_list() lists keys.
  */
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
@@ -367,9 +364,7 @@ hilo_column_max(Oid relid, AttrNumber attnum, Oid base, idgen::HiloNodeRange ran
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("cannot read the ids of foreign table %s", hilo_relname(RelationGetRelid(rel))),
-					 errdetail("A key starts above the ids of its table and of every table that inherits it."),
-					 errhint("Detach it (or NO INHERIT), make the key, setval() its sequence to the largest id of "
-							 "all the tables, then attach it again.")));
+					 errhint("Detach it, make the key, setval() its sequence to the largest id of all, attach it again.")));
 		if (rel->rd_rel->relkind == RELKIND_RELATION)
 		{
 			Snapshot	snap = RegisterSnapshot(GetLatestSnapshot());

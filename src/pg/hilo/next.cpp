@@ -1,12 +1,9 @@
 /*
- * hilo/next.cpp: hilo_next(), the per-row path, and the backend's cache of
- * blocks, one per table (own key) or ORM sequence, run as the caller (locks:
- * hilo.hpp).  An invalidation marks an entry stale: it checks the privilege
- * again and drops its block if the sequence got a new relfilenode, as
- * nextval() drops its cached values.  A block drawn from a relfilenode this
- * transaction made (ALTER SEQUENCE, RESTART, TRUNCATE ... RESTART IDENTITY,
- * a new sequence) is dropped if the (sub)transaction aborts: the old
- * relfilenode, which the abort brings back, never gave those ids.
+ * hilo/next.cpp: hilo_next() and the backend's cache of blocks, one per table
+ * (own key) or ORM sequence, as the caller (locks: hilo.hpp).  A block goes
+ * as nextval()'s cached values go: with a new relfilenode of its sequence
+ * (seen through an invalidation), setval() and DISCARD SEQUENCES in this
+ * backend, and the abort of the (sub)transaction that made its relfilenode.
  */
 #include "pg/pg.hpp"
 
@@ -20,11 +17,13 @@ extern "C" {
 #include "access/relation.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "catalog/objectaccess.h"
 #include "catalog/pg_sequence.h"
 #include "commands/sequence.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
+#include "utils/fmgroids.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -464,7 +463,7 @@ hilo_subxact_callback(SubXactEvent event, SubTransactionId mySubid, SubTransacti
 		hilo_cache->drop_tentative();
 }
 
-/* DISCARD SEQUENCES drops this backend's blocks, as it drops nextval()'s cached values. */
+/* DISCARD SEQUENCES and setval() drop this backend's blocks, as they drop nextval()'s cached values. */
 void
 hilo_discard(void)
 {
@@ -472,9 +471,23 @@ hilo_discard(void)
 		hilo_cache->clear();
 }
 
+/* setval(), a built-in, runs no fmgr hook: its statement's start does (every block, no argument seen). */
+static object_access_hook_type hilo_prev_object_access = nullptr;
+
+static void
+hilo_object_access(ObjectAccessType access, Oid classId, Oid objectId, int subId, void *arg)
+{
+	if (access == OAT_FUNCTION_EXECUTE && (objectId == F_SETVAL_REGCLASS_INT8 || objectId == F_SETVAL_REGCLASS_INT8_BOOL))
+		hilo_discard();
+	if (hilo_prev_object_access != nullptr)
+		hilo_prev_object_access(access, classId, objectId, subId, arg);
+}
+
 void
 idgen_hilo_init(void)
 {
+	hilo_prev_object_access = object_access_hook;
+	object_access_hook = hilo_object_access;
 	CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, hilo_role_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(AUTHOID, hilo_role_callback, (Datum) 0);
 	RegisterXactCallback(hilo_xact_callback, nullptr);

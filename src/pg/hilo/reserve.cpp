@@ -1,9 +1,7 @@
 /*
- * hilo/reserve.cpp: hilo_reserve() hands ranges of a key's ids to the
- * application (RavenDB's "range"), hilo_next_text() writes readable ids; as
- * the caller.  A range is whole blocks, each drawn as hilo_next() draws one
- * and durable before it is returned; blocks that others' draws left apart
- * come back as separate ranges, never as an error.
+ * hilo/reserve.cpp: hilo_reserve() hands ranges of whole blocks of a key to the application
+ * (RavenDB's "range"), each drawn as hilo_next() draws one and durable before it is returned
+ * (blocks others' draws left apart: separate ranges); hilo_next_text(): readable ids.
  */
 #include "pg/pg.hpp"
 

@@ -23,13 +23,13 @@ EXTRA_CLEAN = test/unit/run_unit_tests test/fuzz/fuzz_uuid_text test/stat/id_str
 
 # Regression tests run on a stock server (no shared_preload_libraries): that
 # is the configuration CREATE EXTENSION must work in.
-REGRESS = setup hilo hilo_errors hilo_reserve hilo_roles snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_families timeuuid_mixed timeuuid_comb id_encode jsid snowflake_spread node_identity hilo_nodes upgrade
+REGRESS = setup hilo hilo_errors hilo_reserve hilo_roles hilo_defaults snowflake decimal_id timeuuid timeuuid_index timeuuid_uuid timeuuid_families timeuuid_mixed timeuuid_comb id_encode jsid snowflake_spread node_identity hilo_nodes upgrade
 # Tests that need the test build (make temp-install): make test runs them
 # after REGRESS; make installcheck and the package, on a production build,
 # do not.
 REGRESS_TEST_HOOKS = clock_hooks headroom
 REGRESS_OPTS = --inputdir=. --temp-config=test/regress.conf
-ISOLATION = hilo_first_use hilo_sequence_changes hilo_partition_maintenance hilo_privileges hilo_reserve hilo_roles snowflake_concurrent snowflake_spread decimal_concurrent decimal_claim_locks
+ISOLATION = hilo_first_use hilo_sequence_changes hilo_new_key hilo_partition_maintenance hilo_privileges hilo_reserve hilo_roles snowflake_concurrent snowflake_spread decimal_concurrent decimal_claim_locks
 ISOLATION_TEST_HOOKS = hilo_draw_lock timeuuid_concurrent
 ISOLATION_OPTS = --inputdir=test --outputdir=output_iso
 # make installcheck runs against a running server, as a user whose name is a

@@ -18,10 +18,9 @@ SELECT * FROM hilo_reserve('app');                      -- one block
 SELECT last_hi, reserved_to FROM id_gen.hilo_keys WHERE table_name = 'app'::regclass;
 -- The session's own hilo_next block is untouched; the next block is above.
 INSERT INTO app (who) SELECT 'sql' FROM generate_series(1, 2) RETURNING id;
--- At most 64 blocks per call: a role that may only INSERT burns no key
--- faster than that (finding 17).
-SELECT first_id, last_id, last_id - first_id + 1 AS ids FROM hilo_reserve('app', 640);
-SELECT * FROM hilo_reserve('app', 641); \echo :LAST_ERROR_SQLSTATE
+-- As many blocks as asked (a role that may use the key's sequence could draw
+-- them with nextval() too): one range when no one else drew in between.
+SELECT first_id, last_id, last_id - first_id + 1 AS ids FROM hilo_reserve('app', 641);
 
 -- Another writer of the same sequence between two blocks: the range comes
 -- back as two rows, never as an error (its blocks are not adjacent).
@@ -76,17 +75,23 @@ CREATE VIEW app_v AS SELECT * FROM app;
 SELECT * FROM hilo_reserve('app_v'); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_next_text(NULL); \echo :LAST_ERROR_SQLSTATE
 
--- Privileges: INSERT on the table, as for hilo_next, checked at every call
--- (a REVOKE in the middle of a session counts at once); a table owned by
--- another role is refused before anything is drawn.
+-- Privileges: what nextval() needs on the key's sequence (USAGE or UPDATE;
+-- INSERT on the table is not enough), checked at every call (a REVOKE in the
+-- middle of a session counts at once); a table owned by another role is
+-- refused before anything is drawn.
 CREATE ROLE regress_reserve_app;
 CREATE ROLE regress_reserve_other;
 GRANT CREATE ON SCHEMA public TO regress_reserve_other;
 GRANT INSERT ON app TO regress_reserve_app;
 SET ROLE regress_reserve_app;
+SELECT * FROM hilo_reserve('app', 10); \echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+GRANT USAGE ON SEQUENCE app_id_seq TO regress_reserve_app;
+SET ROLE regress_reserve_app;
 SELECT last_id - first_id + 1 AS ids FROM hilo_reserve('app', 10);
 RESET ROLE;
 REVOKE INSERT ON app FROM regress_reserve_app;
+REVOKE USAGE ON SEQUENCE app_id_seq FROM regress_reserve_app;
 SET ROLE regress_reserve_app;
 SELECT * FROM hilo_reserve('app', 10); \echo :LAST_ERROR_SQLSTATE
 SELECT hilo_next_text('app'); \echo :LAST_ERROR_SQLSTATE

@@ -33,7 +33,7 @@ CREATE FUNCTION hilo_next(tbl regclass) RETURNS bigint
     AS 'MODULE_PATHNAME', 'hilo_next'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE;
 COMMENT ON FUNCTION hilo_next(regclass) IS
-    'next id of the table''s Hi/Lo key (the sequence owned by the column whose default this is); needs INSERT on the table';
+    'next id of the table''s Hi/Lo key (the sequence owned by the column whose default this is); needs INSERT on the table or USAGE on that sequence, as a serial''s default';
 
 -- An ORM's sequence, named as nextval('app_seq') names it, under the ORM's formula.
 CREATE FUNCTION hilo_next(seq regclass, strategy text, max_lo integer DEFAULT NULL) RETURNS bigint
@@ -1019,7 +1019,7 @@ CREATE FUNCTION hilo_reserve(tbl regclass, n integer DEFAULT NULL,
     AS 'MODULE_PATHNAME', 'hilo_reserve'
     LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL UNSAFE ROWS 1;
 COMMENT ON FUNCTION hilo_reserve(regclass, integer) IS
-    'ranges first_id..last_id, at least n ids in all (whole blocks, at most 64; NULL: one block), of the table''s Hi/Lo key for application code; one row unless others drew in between; needs INSERT on the table';
+    'ranges first_id..last_id, at least n ids in all (whole blocks; NULL: one block), of the table''s Hi/Lo key for application code; one row unless others drew in between; needs USAGE or UPDATE on the key''s sequence, as nextval()';
 
 CREATE FUNCTION hilo_next_text(tbl regclass) RETURNS text
     AS 'MODULE_PATHNAME', 'hilo_next_text'
@@ -1278,9 +1278,11 @@ SELECT 'hilo', k.table_name::text,
   CROSS JOIN LATERAL (
        SELECT least(r.range_last,
                     coalesce(id_gen.hilo_reserved_to(k.strategy, q.seqmax, k.max_lo), 9223372036854775807)) AS last_id) l
+  -- a key whose next block does not fit is exhausted: its next draw fails
   CROSS JOIN LATERAL (
-       SELECT least(1.0, greatest(0.0, (coalesce(k.reserved_to, r.first_id - 1) - r.first_id + 1)::float8
-                                       / (l.last_id - r.first_id + 1)::float8)) AS used) u
+       SELECT CASE WHEN coalesce(k.reserved_to, r.first_id - 1)::numeric + k.max_lo > l.last_id THEN 1.0::float8
+                   ELSE least(1.0, greatest(0.0, (coalesce(k.reserved_to, r.first_id - 1) - r.first_id + 1)::float8
+                                             / (l.last_id - r.first_id + 1)::float8)) END AS used) u
 $$;
 REVOKE ALL ON FUNCTION id_gen.headroom_hilo() FROM PUBLIC;
 COMMENT ON FUNCTION id_gen.headroom_hilo() IS

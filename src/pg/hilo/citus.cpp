@@ -1,26 +1,13 @@
 /*
- * hilo/citus.cpp: Hi/Lo defaults on Citus shards.
- *
- * Citus creates a table's shards, and sends each change of a key to them,
- * as the table's own DDL renamed (CREATE TABLE public.t_102008 (... DEFAULT
- * hilo_next('public.t'::regclass, ...)), ALTER TABLE ... SET DEFAULT),
- * before metadata sync creates the shell table public.t on a worker: the
- * regclass literal failed there, and elsewhere tied the shard's default to
- * the table (DROP TABLE failed, or a worker waited for the shell table its
- * own distributed transaction locked).  For a CREATE or ALTER TABLE of a
- * shard of the table a hilo_next()/hilo_next_text() default names
- * (<name>_<digits>, same schema), this ProcessUtility hook writes the
- * default as hilo_next('public.t'::text::regclass), resolved at each call:
- * the shard draws from this node's key of the table.  It runs as the
- * caller and takes no lock.
- *
- * Citus gives each worker's copy of a key's sequence a window (MINVALUE
- * (group << 48) + 1, 2^48 values), restored at each metadata sync.  The
- * sequence counts ids and blocks never reach below MINVALUE, so a worker's
- * ids are its window's: no code of ours.  Citus refuses CREATE SEQUENCE
- * ... OWNED BY a distributed table: hilo_create_key() comes before
- * create_distributed_table(), and a key that is not bigint is refused on
- * Citus (hilo_citus_check_type), as Citus leaves such a sequence exhausted.
+ * hilo/citus.cpp: Hi/Lo defaults on Citus shards.  Citus makes a shard as
+ * its table's DDL renamed (DEFAULT hilo_next('public.t'::regclass) in CREATE
+ * TABLE public.t_102008) before the shell table exists on a worker: for a
+ * shard (<name>_<digits>, same schema) of the table a hilo_next() or
+ * hilo_next_text() default names, this ProcessUtility hook writes
+ * hilo_next('public.t'::text::regclass), resolved at each call.  A worker's
+ * copy of a bigint key's sequence has a window of its own (MINVALUE (group
+ * << 48) + 1), and blocks never reach below MINVALUE; a key that is not
+ * bigint is refused on Citus, which leaves such a sequence exhausted.
  */
 #include "pg/pg.hpp"
 
@@ -98,7 +85,7 @@ hilo_rewrite_default(Node *expr, const char *shard, const char *nsp)
 	fc->args = list_make1(tc);
 }
 
-/* On a Citus node, a CREATE TABLE or ALTER TABLE of a name ending in _<digits>. */
+/* DISCARD SEQUENCES; on a Citus node, a CREATE TABLE or ALTER TABLE of a name ending in _<digits>. */
 static void
 hilo_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTree,
 					 ProcessUtilityContext context, ParamListInfo params,
@@ -109,7 +96,9 @@ hilo_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyT
 	const char *us;
 	int64		group;
 
-	if (IsA(stmt, CreateStmt))
+	if (IsA(stmt, DiscardStmt) && ((DiscardStmt *) stmt)->target == DISCARD_SEQUENCES)
+		hilo_discard();
+	else if (IsA(stmt, CreateStmt))
 		rel = ((CreateStmt *) stmt)->relation;
 	else if (IsA(stmt, AlterTableStmt) && ((AlterTableStmt *) stmt)->objtype == OBJECT_TABLE)
 		rel = ((AlterTableStmt *) stmt)->relation;

@@ -7,21 +7,19 @@
  * State.  A table t's key is what a serial is: the one sequence OWNED BY the
  * column of t whose default calls hilo_next('t').  The sequence counts ids
  * (value v gives v - INCREMENT + 1 .. v; INCREMENT BY is the block size), so
- * START, RESTART, setval(), CACHE, its bounds, pg_dump and every other
- * command on it keep their meaning.  The default stays as written; nothing
- * of ours rewrites it.  An ORM's sequence is named in the call
+ * START, RESTART, CACHE, its bounds and pg_dump keep their meaning.  Nothing
+ * of ours rewrites the default.  An ORM's sequence is named in the call
  * (hilo_next('app_seq', 'pooled_lo')), as nextval('app_seq') names it.
  *
  * Who runs as whom (sql/hilo_roles.sql).  A draw runs as the caller: an own
- * key needs INSERT on t, checked before any lock, and nothing on its
- * sequence; an ORM form needs what nextval() needs on its sequence.
- * hilo_create_key() is the table owner's and runs one CREATE SEQUENCE as
- * that owner, search_path pinned; no other role's code runs.
+ * key needs INSERT on t or USAGE/UPDATE on its sequence (as a serial's
+ * default), checked before any lock; hilo_reserve() and an ORM form need
+ * what nextval() needs on the sequence.  hilo_create_key() runs one CREATE
+ * SEQUENCE as the table's owner, search_path pinned.
  *
- * Locks.  A draw locks the sequence RowExclusiveLock as nextval() does (to
- * the end of the transaction), then reads its pg_sequence row and data and
- * calls nextval: an ALTER SEQUENCE (ShareRowExclusiveLock) commits before or
- * after, never between.
+ * Locks.  A draw locks the sequence RowExclusiveLock as nextval() does, then
+ * reads its pg_sequence row and data and calls nextval: an ALTER SEQUENCE
+ * (ShareRowExclusiveLock) commits before or after, never between.
  */
 #pragma once
 
@@ -45,8 +43,10 @@ extern char *hilo_quoted_name(Oid relid);
 extern void hilo_refuse_in_recovery(void);
 extern void hilo_null_argument(const char *what, const char *example);
 extern Datum hilo_result_row(FunctionCallInfo fcinfo, Datum *values);
-/* relid a table, not temporary; the caller may INSERT into it (or owns it: need_owner). */
-extern void hilo_check_table(Oid relid, bool need_owner);
+/* relid a table, not temporary; the caller owns it, may draw its ids (INSERT on it, or USAGE
+ * or UPDATE on its key's sequence, as a serial's default) or use its key's sequence. */
+enum class HiloNeed : uint8_t { owner, draw, sequence };
+extern void hilo_check_table(Oid relid, HiloNeed need);
 /* relid's key: its sequence and column (ERROR 55000 with the hint if none); memo dropped
  * with relid's or the sequence's relcache entry (hilo_forget_key, InvalidOid: all). */
 extern Oid	hilo_table_key(Oid relid, AttrNumber *attnum);
@@ -55,11 +55,14 @@ extern void hilo_forget_key(Oid relid);
 extern bool hilo_still_owned(Oid seqid, Oid relid, AttrNumber attnum);
 
 /* ---- hilo/next.cpp ---- */
-/* Draws one block of the key of relid (own key) or of the ORM sequence relid. */
-extern idgen::HiloBlock hilo_draw_block(Oid relid, bool own, idgen::HiloStrategy strategy,
-										int32 max_lo, int64 *increment);
+/* hilo_reserve(): one block of relid's key, never from a relfilenode this transaction made. */
+extern idgen::HiloBlock hilo_draw_block(Oid relid);
+extern void hilo_discard(void);	/* DISCARD SEQUENCES: drops this backend's blocks */
 /* An own key's ids on this node: its range with id_gen.hilo_node_ranges, else all. */
 extern idgen::HiloNodeRange hilo_own_range(void);
+
+/* ---- hilo/reserve.cpp ---- */
+extern char *hilo_text_table(Oid relid);	/* the table as text ids name it */
 
 /* ---- hilo/citus.cpp ---- */
 /* ERROR on a Citus node for a key whose sequence is not bigint. */

@@ -1,9 +1,6 @@
 /*
- * hilo/key.cpp: what a Hi/Lo key is.  Table t's key is the one sequence
- * OWNED BY the column of t whose default calls hilo_next('t'), found as
- * pg_get_serial_sequence() finds a serial's (hilo.hpp); hilo_create_key()
- * makes it; id_gen.hilo_key_list() lists every key for the view
- * id_gen.hilo_keys.
+ * hilo/key.cpp: what a Hi/Lo key is (hilo.hpp), found as pg_get_serial_sequence()
+ * finds a serial's; hilo_create_key() makes it; id_gen.hilo_key_list() lists keys.
  */
 #include "pg/pg.hpp"
 #include "pg/compat.hpp"
@@ -34,6 +31,7 @@ extern "C" {
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -81,7 +79,7 @@ hilo_null_argument(const char *what, const char *example)
 }
 
 void
-hilo_check_table(Oid relid, bool need_owner)
+hilo_check_table(Oid relid, HiloNeed need)
 {
 	char		kind;
 
@@ -105,19 +103,33 @@ hilo_check_table(Oid relid, bool need_owner)
 				 errmsg("temporary table \"%s\" cannot have a Hi/Lo key", get_rel_name(relid)),
 				 errdetail("A key outlives its session; a temporary table does not."),
 				 errhint("Use an identity column or a sequence for temporary tables.")));
-	if (need_owner && !idgen_rel_ownercheck(relid, GetUserId()))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("must be owner of table %s", hilo_relname(relid)),
-				 errhint("Only the owner of a table may make, change or bind its Hi/Lo key.")));
-	if (!need_owner && pg_class_aclcheck(relid, GetUserId(), ACL_INSERT) != ACLCHECK_OK &&
-		pg_attribute_aclcheck_all(relid, GetUserId(), ACL_INSERT, ACLMASK_ANY) != ACLCHECK_OK)
-		/* INSERT on any column will do: the DEFAULT fires for the others. */
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for table %s", hilo_relname(relid)),
-				 errdetail("hilo_next() hands out a table's ids only to roles that may INSERT into it."),
-				 errhint("GRANT INSERT ON %s TO the role that generates the ids.", hilo_relname(relid))));
+	if (need == HiloNeed::owner)
+	{
+		if (!idgen_rel_ownercheck(relid, GetUserId()))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("must be owner of table %s", hilo_relname(relid)),
+					 errhint("Only the owner of a table may make its Hi/Lo key.")));
+		return;
+	}
+	/* As a serial's default: INSERT on the table (any column: the DEFAULT fires for the others). */
+	if (need == HiloNeed::draw &&
+		(pg_class_aclcheck(relid, GetUserId(), ACL_INSERT) == ACLCHECK_OK ||
+		 pg_attribute_aclcheck_all(relid, GetUserId(), ACL_INSERT, ACLMASK_ANY) == ACLCHECK_OK))
+		return;
+	/* Or what nextval() needs on the key's sequence, found without a lock. */
+	{
+		AttrNumber	attnum;
+		Oid			seqid = hilo_table_key(relid, &attnum);
+
+		if (pg_class_aclcheck(seqid, GetUserId(), ACL_USAGE | ACL_UPDATE) != ACLCHECK_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("permission denied for sequence %s", hilo_relname(seqid)),
+					 errdetail("The ids of table %s come from its key's sequence: drawing them needs USAGE or UPDATE on it%s.",
+							   hilo_relname(relid), need == HiloNeed::draw ? " (or INSERT on the table)" : ""),
+					 errhint("GRANT USAGE ON SEQUENCE %s TO the role that generates the ids.", hilo_relname(seqid))));
+	}
 }
 
 Datum
@@ -129,21 +141,6 @@ hilo_result_row(FunctionCallInfo fcinfo, Datum *values)
 		elog(ERROR, "return type must be a row type");
 	return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values,
 											 (bool *) palloc0(desc->natts * sizeof(bool))));
-}
-
-static Oid
-hilo_rel_owner(Oid relid)
-{
-	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	Oid			owner;
-
-	if (!HeapTupleIsValid(tup))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid)));
-	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	return owner;
 }
 
 /* funcid's C symbol if it is a C function of this library (only a superuser makes one). */
@@ -174,46 +171,66 @@ hilo_c_symbol(Oid funcid)
  */
 enum class HiloForm : uint8_t { none, own, orm };
 
+/* Argument i of a call, if it is a Const of the type the function declares (never read through a cast). */
+static Const *
+hilo_const_arg(List *args, int i, Oid type)
+{
+	Node	   *a = i < list_length(args) ? (Node *) list_nth(args, i) : nullptr;
+
+	if (a == nullptr || !IsA(a, Const) || ((Const *) a)->consttype != type || ((Const *) a)->constisnull)
+		return nullptr;
+	return (Const *) a;
+}
+
 static HiloForm
 hilo_parse_default(Node *expr, Oid *first, idgen::HiloStrategy *strategy, int32 *max_lo)
 {
 	FuncExpr   *fe;
 	const char *symbol;
-	Node	   *args[3] = {nullptr, nullptr, nullptr};
-	int			n;
+	Const	   *tbl;
+	Const	   *str;
+	Const	   *lo;
 
-	expr = strip_implicit_coercions(expr);
+	/* Read through casts of the result (hilo_next('t')::integer), never of the arguments. */
+	while (expr != nullptr)
+	{
+		if (IsA(expr, FuncExpr) && ((FuncExpr *) expr)->funcformat != COERCE_EXPLICIT_CALL &&
+			((FuncExpr *) expr)->funcformat != COERCE_SQL_SYNTAX && list_length(((FuncExpr *) expr)->args) == 1)
+			expr = (Node *) linitial(((FuncExpr *) expr)->args);
+		else if (IsA(expr, RelabelType))
+			expr = (Node *) ((RelabelType *) expr)->arg;
+		else if (IsA(expr, CoerceViaIO))
+			expr = (Node *) ((CoerceViaIO *) expr)->arg;
+		else if (IsA(expr, CoerceToDomain))
+			expr = (Node *) ((CoerceToDomain *) expr)->arg;
+		else
+			break;
+	}
 	if (expr == nullptr || !IsA(expr, FuncExpr))
 		return HiloForm::none;
 	fe = (FuncExpr *) expr;
-	n = list_length(fe->args);
 	symbol = hilo_c_symbol(fe->funcid);
-	if (symbol == nullptr || n > 3)
+	tbl = hilo_const_arg(fe->args, 0, REGCLASSOID);
+	if (symbol == nullptr || tbl == nullptr || list_length(fe->args) > 3)
 		return HiloForm::none;
-	for (int i = 0; i < n; i++)
-	{
-		args[i] = strip_implicit_coercions((Node *) list_nth(fe->args, i));
-		if (!IsA(args[i], Const) || ((Const *) args[i])->constisnull)
-			args[i] = nullptr;
-	}
-	if (args[0] == nullptr)
-		return HiloForm::none;
-	*first = DatumGetObjectId(((Const *) args[0])->constvalue);
-	if (n == 1 && (strcmp(symbol, "hilo_next") == 0 || strcmp(symbol, "hilo_next_text") == 0))
+	*first = DatumGetObjectId(tbl->constvalue);
+	if (list_length(fe->args) == 1 && (strcmp(symbol, "hilo_next") == 0 || strcmp(symbol, "hilo_next_text") == 0))
 		return HiloForm::own;
+	str = hilo_const_arg(fe->args, 1, TEXTOID);
+	lo = hilo_const_arg(fe->args, 2, INT4OID);
 	/* A stored call leaves max_lo's default out. */
-	if (n >= 2 && strcmp(symbol, "hilo_next_orm") == 0 && args[1] != nullptr &&
-		idgen::hilo_parse_strategy(TextDatumGetCString(((Const *) args[1])->constvalue), strategy))
+	if (strcmp(symbol, "hilo_next_orm") == 0 && str != nullptr && (list_length(fe->args) == 2 || lo != nullptr) &&
+		idgen::hilo_parse_strategy(TextDatumGetCString(str->constvalue), strategy))
 	{
-		*max_lo = args[2] != nullptr ? DatumGetInt32(((Const *) args[2])->constvalue) : 0;
+		*max_lo = lo != nullptr ? DatumGetInt32(lo->constvalue) : 0;
 		return HiloForm::orm;
 	}
 	return HiloForm::none;
 }
 
-/* The sequence OWNED BY (relid, attnum); InvalidOid: none; ERROR if more than one. */
+/* The sequence OWNED BY (relid, attnum); InvalidOid: none; more than one: ERROR if strict. */
 static Oid
-hilo_owned_sequence(Oid relid, AttrNumber attnum)
+hilo_owned_sequence(Oid relid, AttrNumber attnum, bool strict = true)
 {
 	Oid			found = InvalidOid;
 	ListCell   *lc;
@@ -225,7 +242,7 @@ hilo_owned_sequence(Oid relid, AttrNumber attnum)
 
 		if (!sequenceIsOwned(lfirst_oid(lc), DEPENDENCY_AUTO, &owner_rel, &owner_col) || owner_col != attnum)
 			continue;
-		if (OidIsValid(found))
+		if (OidIsValid(found) && strict)
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("column %s of table %s owns more than one sequence",
@@ -271,17 +288,6 @@ hilo_forget_key(Oid relid)
 			m.relid = InvalidOid;
 }
 
-static void
-hilo_no_key(Oid relid, const char *why)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("table %s has no Hi/Lo key", hilo_relname(relid)),
-			 errdetail("%s", why),
-			 errhint("As the table's owner: SELECT hilo_create_key('%s'); makes its sequence above the table's ids.",
-					 hilo_relname(relid))));
-}
-
 Oid
 hilo_table_key(Oid relid, AttrNumber *attnum)
 {
@@ -295,19 +301,30 @@ hilo_table_key(Oid relid, AttrNumber *attnum)
 			*attnum = hilo_memo[i].attnum;
 			return hilo_memo[i].seqid;
 		}
-	rel = try_relation_open(relid, AccessShareLock);
+	/* No lock: a draw checks the privilege first, and the ownership again once it locks the sequence. */
+	rel = RelationIdGetRelation(relid);
 	if (rel == nullptr)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("relation with OID %u does not exist", relid)));
 	*attnum = hilo_key_column(rel);
-	relation_close(rel, NoLock);
-	if (*attnum == InvalidAttrNumber)
-		hilo_no_key(relid, "No column of it defaults to hilo_next() of this table.");
-	seqid = hilo_owned_sequence(relid, *attnum);
+	RelationClose(rel);
+	seqid = *attnum == InvalidAttrNumber ? InvalidOid : hilo_owned_sequence(relid, *attnum);
 	if (!OidIsValid(seqid))
-		hilo_no_key(relid, psprintf("Column %s defaults to hilo_next() but owns no sequence.",
-									quote_identifier(get_attname(relid, *attnum, false))));
+	{
+		const char *t = hilo_relname(relid);
+		const char *col = *attnum == InvalidAttrNumber ? nullptr : quote_identifier(get_attname(relid, *attnum, false));
+
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table %s has no Hi/Lo key", t),
+				 col == nullptr ? errdetail("No column of it defaults to hilo_next('%s').", t)
+				 : errdetail("Column %s defaults to hilo_next() but owns no sequence.", col),
+				 col == nullptr ? errhint("ALTER TABLE %s ALTER <column> SET DEFAULT hilo_next('%s'::regclass); if the "
+										  "column owns no sequence, then SELECT hilo_create_key('%s', '<column>').", t, t, t)
+				 : errhint("As the table's owner: SELECT hilo_create_key('%s', '%s'). A column added to a table with "
+						   "rows: ADD it without the default, make its key, then SET DEFAULT and fill it.", t, col)));
+	}
 	i = hilo_memo_next++ % lengthof(hilo_memo);
 	hilo_memo[i].relid = relid;
 	hilo_memo[i].seqid = seqid;
@@ -327,12 +344,14 @@ hilo_still_owned(Oid seqid, Oid relid, AttrNumber attnum)
 
 /*
  * The largest id of (relid, attnum) in range, in every table that inherits it, read from
- * the heap: row-level security hides no row, and the caller's lock keeps writers out.
+ * the heap: row-level security hides no row, and the caller's lock keeps writers out.  A
+ * column of text (base type) holds hilo_next_text() ids: those naming relid count.
  */
 static int64
-hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range)
+hilo_column_max(Oid relid, AttrNumber attnum, Oid base, idgen::HiloNodeRange range)
 {
 	const char *col = get_attname(relid, attnum, false);
+	const char *table = hilo_text_table(relid);
 	int64		max = 0;
 	ListCell   *lc;
 
@@ -340,10 +359,13 @@ hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range)
 	{
 		Relation	rel = table_open(lfirst_oid(lc), NoLock);
 		AttrNumber	att = get_attnum(RelationGetRelid(rel), col);
-		Oid			type = get_atttype(RelationGetRelid(rel), att);
 
-		if (rel->rd_rel->relkind == RELKIND_RELATION &&
-			(type == INT2OID || type == INT4OID || type == INT8OID))
+		if (rel->rd_rel->relkind == RELKIND_FOREIGN_TABLE)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot read the ids of foreign table %s", hilo_relname(RelationGetRelid(rel))),
+					 errhint("Detach it, make the key, setval() its sequence to the largest id of all, attach it again.")));
+		if (rel->rd_rel->relkind == RELKIND_RELATION)
 		{
 			Snapshot	snap = RegisterSnapshot(GetLatestSnapshot());
 			TableScanDesc scan = table_beginscan(rel, snap, 0, nullptr);
@@ -353,11 +375,18 @@ hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range)
 			{
 				bool		isnull;
 				Datum		d = slot_getattr(slot, att, &isnull);
-				int64		x;
+				int64_t		x;
+				size_t		table_len;
+				size_t		tag_at;
 
 				if (isnull)
 					continue;
-				x = type == INT8OID ? DatumGetInt64(d) : type == INT4OID ? DatumGetInt32(d) : DatumGetInt16(d);
+				if (base == INT8OID || base == INT4OID || base == INT2OID)
+					x = base == INT8OID ? DatumGetInt64(d) : base == INT4OID ? DatumGetInt32(d) : DatumGetInt16(d);
+				else if (!idgen::hilo_parse_text_id(VARDATA_ANY(DatumGetTextPP(d)), VARSIZE_ANY_EXHDR(DatumGetTextPP(d)),
+													&table_len, &x, &tag_at) ||
+						 table_len != strlen(table) || memcmp(VARDATA_ANY(DatumGetTextPP(d)), table, table_len) != 0)
+					continue;
 				if (x >= range.first && x <= range.last && x > max)
 					max = x;
 			}
@@ -371,27 +400,31 @@ hilo_column_max(Oid relid, AttrNumber attnum, idgen::HiloNodeRange range)
 }
 
 /*
- * hilo_create_key(tbl, col DEFAULT NULL, max_lo DEFAULT NULL): the sequence of tbl's key,
- * as a serial's is made: <table>_<column>_seq, AS the column's integer type, INCREMENT
- * max_lo (id_gen.hilo_max_lo), START above the column's ids, always logged, OWNED BY the
- * column.  The migration's explicit step; no default is written.
+ * hilo_create_key(tbl, col DEFAULT NULL, max_lo DEFAULT NULL): tbl's key, made as a serial's
+ * sequence: <table>_<column>_seq, AS the column's integer type, INCREMENT max_lo, START above
+ * the column's ids, logged, OWNED BY the column.  No default is written: a named column has
+ * none yet (a column being added) or calls id_gen's hilo_next(tbl).
  */
 IDGEN_FUNCTION(hilo_create_key)
 {
 	Oid			relid;
-	AttrNumber	attnum;
+	AttrNumber	attnum = InvalidAttrNumber;
 	int32		max_lo = PG_ARGISNULL(2) ? idgen_hilo_max_lo : PG_GETARG_INT32(2);
 	Oid			nsp;
+	Oid			base;
 	Oid			type;
 	Oid			owner;
 	Oid			seqid;
 	char	   *seqname;
 	const char *colname;
+	const char *t;
 	idgen::HiloNodeRange range = hilo_own_range();
 	int64		start;
 	Oid			saved_user;
 	int			saved_sec;
 	int			nest;
+	bool		has_default = false;
+	Relation	rel;
 
 	if (PG_ARGISNULL(0))
 		hilo_null_argument("table", "Pass the table, e.g. hilo_create_key('orders').");
@@ -401,60 +434,76 @@ IDGEN_FUNCTION(hilo_create_key)
 				 errmsg("max_lo must be greater than zero, not %d", max_lo),
 				 errhint("max_lo is the number of ids per block, e.g. 1000.")));
 	relid = PG_GETARG_OID(0);
-	hilo_check_table(relid, true);
+	hilo_check_table(relid, HiloNeed::owner);
 	PreventCommandIfReadOnly("hilo_create_key()");
 	LockRelationOid(relid, ShareRowExclusiveLock);	/* no writer until we commit */
+	t = hilo_relname(relid);
+	rel = relation_open(relid, NoLock);
 	if (!PG_ARGISNULL(1))
 	{
 		attnum = get_attnum(relid, NameStr(*PG_GETARG_NAME(1)));
 		if (attnum <= 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_COLUMN),
-					 errmsg("column \"%s\" of table %s does not exist", NameStr(*PG_GETARG_NAME(1)),
-							hilo_relname(relid))));
+					 errmsg("column \"%s\" of table %s does not exist", NameStr(*PG_GETARG_NAME(1)), t)));
+		has_default = TupleDescAttr(RelationGetDescr(rel), attnum - 1)->atthasdef;
+		if (has_default && hilo_key_column(rel) != attnum)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("column %s of table %s does not default to hilo_next('%s')",
+							quote_identifier(NameStr(*PG_GETARG_NAME(1))), t, t),
+					 errdetail("A key is drawn by its column's default, a call of id_gen's hilo_next() naming the table."),
+					 errhint("ALTER TABLE %s ALTER %s SET DEFAULT hilo_next('%s'::regclass); first.", t,
+							 quote_identifier(NameStr(*PG_GETARG_NAME(1))), t)));
 	}
 	else
 	{
-		Relation	rel = relation_open(relid, NoLock);
-
 		attnum = hilo_key_column(rel);
-		relation_close(rel, NoLock);
+		has_default = true;
 		if (attnum == InvalidAttrNumber)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("no column of table %s defaults to hilo_next('%s')", hilo_relname(relid),
-							hilo_relname(relid)),
-					 errhint("Name the column: hilo_create_key('%s', 'id').", hilo_relname(relid))));
+					 errmsg("no column of table %s defaults to hilo_next('%s')", t, t),
+					 errhint("ALTER TABLE %s ALTER <column> SET DEFAULT hilo_next('%s'::regclass); first, or name "
+							 "a column that has no default yet: hilo_create_key('%s', '<column>').", t, t, t)));
 	}
+	owner = rel->rd_rel->relowner;
+	relation_close(rel, NoLock);
 	seqid = hilo_owned_sequence(relid, attnum);
 	colname = get_attname(relid, attnum, false);
 	if (OidIsValid(seqid))
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
-				 errmsg("column %s of table %s owns sequence %s already", quote_identifier(colname),
-						hilo_relname(relid), hilo_relname(seqid)),
-				 errdetail("That sequence is the column's Hi/Lo key: DEFAULT hilo_next('%s') draws from it.",
-						   hilo_relname(relid)),
-				 errhint("ALTER SEQUENCE %s INCREMENT BY %d sets its block size.", hilo_relname(seqid), max_lo)));
-	type = get_atttype(relid, attnum);
-	if (type != INT2OID && type != INT4OID)
-		type = INT8OID;			/* text ids (hilo_next_text) and numeric: bigint */
+				 errmsg("column %s of table %s owns sequence %s already", quote_identifier(colname), t,
+						hilo_relname(seqid)),
+				 has_default ? errdetail("That sequence is the column's Hi/Lo key.")
+				 : errdetail("The column has no default: nothing draws from that sequence."),
+				 has_default ? errhint("ALTER SEQUENCE %s INCREMENT BY %d sets its block size.", hilo_relname(seqid), max_lo)
+				 : errhint("ALTER TABLE %s ALTER %s SET DEFAULT hilo_next('%s'::regclass); makes it the column's key.",
+						   t, quote_identifier(colname), t)));
+	base = getBaseType(get_atttype(relid, attnum));
+	type = base == TEXTOID || base == VARCHAROID ? INT8OID : base;	/* text ids: hilo_next_text() */
+	if (type != INT2OID && type != INT4OID && type != INT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("column %s of table %s is of type %s, which a Hi/Lo key cannot serve", quote_identifier(colname),
+						t, format_type_be(get_atttype(relid, attnum))),
+				 errhint("A key serves smallint, integer and bigint columns (and text ids: hilo_next_text()).")));
 	if (type == INT2OID)
 		range.last = Min(range.last, PG_INT16_MAX);
 	else if (type == INT4OID)
 		range.last = Min(range.last, PG_INT32_MAX);
-	start = hilo_column_max(relid, attnum, range);
-	start = Max(start + 1, range.first);
-	if (start > range.last)
+	start = Max(hilo_column_max(relid, attnum, base, range) + 1, range.first);
+	if (start > range.last || max_lo > range.last - start + 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED),
-				 errmsg("column %s of table %s has no id left above its largest", quote_identifier(colname),
-						hilo_relname(relid)),
-				 errhint("Widen the column (ALTER TABLE ... TYPE bigint) first.")));
+				 errmsg("column %s of table %s has no room for a block of %d ids above its largest id",
+						quote_identifier(colname), t, max_lo),
+				 errdetail("Its ids go up to " INT64_FORMAT ".", range.last),
+				 errhint("Choose a smaller max_lo, or widen the column (ALTER TABLE ... TYPE bigint) first.")));
 
 	nsp = get_rel_namespace(relid);
 	seqname = ChooseRelationName(get_rel_name(relid), colname, "seq", nsp, false);
-	owner = hilo_rel_owner(relid);
 	/* As the table's owner (a serial's sequence is its table's owner's), search_path pinned. */
 	GetUserIdAndSecContext(&saved_user, &saved_sec);
 	SetUserIdAndSecContext(owner, saved_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
@@ -476,6 +525,8 @@ IDGEN_FUNCTION(hilo_create_key)
 	SetUserIdAndSecContext(saved_user, saved_sec);
 	CommandCounterIncrement();
 	hilo_forget_key(relid);
+	/* A session holding a block of a sequence the column owned before finds the new key and drops it. */
+	CacheInvalidateRelcacheByRelid(relid);
 	PG_RETURN_OID(get_relname_relid(seqname, nsp));
 }
 
@@ -507,17 +558,7 @@ IDGEN_FUNCTION(hilo_key_list)
 			continue;
 		form = hilo_parse_default((Node *) stringToNode(TextDatumGetCString(bin)), &first, &strategy, &max_lo);
 		if (form == HiloForm::own && first == ad->adrelid)
-		{
-			Oid			owner_rel;
-			int32		owner_col;
-			ListCell   *lc;
-
-			/* Not hilo_owned_sequence(): a listing does not fail on a column with two. */
-			foreach(lc, getOwnedSequences(ad->adrelid))
-				if (sequenceIsOwned(lfirst_oid(lc), DEPENDENCY_AUTO, &owner_rel, &owner_col) &&
-					owner_col == ad->adnum)
-					seqid = lfirst_oid(lc);
-		}
+			seqid = hilo_owned_sequence(ad->adrelid, ad->adnum, false);	/* a listing does not fail */
 		else if (form == HiloForm::orm && get_rel_relkind(first) == RELKIND_SEQUENCE)
 			seqid = first;
 		if (!OidIsValid(seqid))

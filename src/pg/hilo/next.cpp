@@ -1,12 +1,9 @@
 /*
- * hilo/next.cpp: hilo_next(), the per-row path, and the backend's cache of
- * blocks, one per table (own key) or ORM sequence, run as the caller (locks:
- * hilo.hpp).  An invalidation marks an entry stale: it checks the privilege
- * again and drops its block if the sequence got a new relfilenode, as
- * nextval() drops its cached values.  A block drawn from a relfilenode this
- * transaction made (ALTER SEQUENCE, RESTART, TRUNCATE ... RESTART IDENTITY,
- * a new sequence) is dropped if the (sub)transaction aborts: the old
- * relfilenode, which the abort brings back, never gave those ids.
+ * hilo/next.cpp: hilo_next() and the backend's cache of blocks, one per table
+ * (own key) or ORM sequence, as the caller (locks: hilo.hpp).  A block goes
+ * as nextval()'s cached values go: with a new relfilenode of its sequence
+ * (seen through an invalidation), setval() and DISCARD SEQUENCES in this
+ * backend, and the abort of the (sub)transaction that made its relfilenode.
  */
 #include "pg/pg.hpp"
 
@@ -20,11 +17,13 @@ extern "C" {
 #include "access/relation.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "catalog/objectaccess.h"
 #include "catalog/pg_sequence.h"
 #include "commands/sequence.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
+#include "utils/fmgroids.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -161,7 +160,6 @@ struct HiloDrawn
 	Oid			seqid;
 	uint32		filenode;
 	bool		tentative;		/* a relfilenode of this transaction */
-	int64		increment;
 };
 
 /*
@@ -198,18 +196,14 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 				continue;
 			elog(ERROR, "id_gen: the Hi/Lo key of table %u keeps changing", relid);
 		}
-		if (seq->rd_rel->relkind != RELKIND_SEQUENCE)
-			ereport(ERROR,
-					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-					 errmsg("\"%s\" is not a sequence", RelationGetRelationName(seq)),
-					 errhint("hilo_next(seq, strategy) names the sequence the application draws from.")));
 		if (seq->rd_rel->relpersistence != RELPERSISTENCE_PERMANENT)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("sequence %s is not logged", hilo_relname(seqid)),
 					 errdetail("A crash resets an unlogged sequence and a temporary one ends with its session: "
 							   "its Hi/Lo blocks would come again."),
-					 errhint("ALTER SEQUENCE %s SET LOGGED.", hilo_relname(seqid))));
+					 errhint("ALTER SEQUENCE %s SET LOGGED (ALTER TABLE ... SET UNLOGGED makes a table's sequences unlogged too).",
+							 hilo_relname(seqid))));
 		tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seqid));
 		if (!HeapTupleIsValid(tup))
 			elog(ERROR, "cache lookup failed for sequence %u", seqid);
@@ -273,19 +267,18 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 		out->filenode = seq->rd_rel->relfilenode;
 		out->tentative = seq->rd_createSubid != InvalidSubTransactionId ||
 			seq->rd_newRelfilenodeSubid != InvalidSubTransactionId;
-		out->increment = params.seqincrement;
 		hilo_draw_durable(seq);
 		relation_close(seq, NoLock);
 		return block;
 	}
 }
 
-/* For hilo_reserve(): a block that an abort could not take back, or an ERROR. */
+/* For hilo_reserve(): a block of relid's key that an abort could not take back, or an ERROR. */
 HiloBlock
-hilo_draw_block(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, int64 *increment)
+hilo_draw_block(Oid relid)
 {
 	HiloDrawn	d;
-	HiloBlock	b = hilo_draw(relid, own, strategy, max_lo, &d);
+	HiloBlock	b = hilo_draw(relid, true, HiloStrategy::pooled, 0, &d);
 
 	if (d.tentative)
 		ereport(ERROR,
@@ -294,7 +287,6 @@ hilo_draw_block(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, int64 
 						hilo_relname(d.seqid)),
 				 errdetail("A ROLLBACK would bring back the sequence as it was, which gives these ids again."),
 				 errhint("Commit the CREATE or ALTER SEQUENCE first.")));
-	*increment = d.increment;
 	return b;
 }
 
@@ -335,7 +327,7 @@ hilo_next_slow(Oid relid, bool own, HiloStrategy strategy, int32 max_lo)
 			hilo_checking = relid;
 			if (own)
 			{
-				hilo_check_table(relid, false);
+				hilo_check_table(relid, HiloNeed::draw);
 				seqid = hilo_table_key(relid, &attnum);
 			}
 			else if (get_rel_relkind(relid) != RELKIND_SEQUENCE)
@@ -471,9 +463,31 @@ hilo_subxact_callback(SubXactEvent event, SubTransactionId mySubid, SubTransacti
 		hilo_cache->drop_tentative();
 }
 
+/* DISCARD SEQUENCES and setval() drop this backend's blocks, as they drop nextval()'s cached values. */
+void
+hilo_discard(void)
+{
+	if (hilo_cache != nullptr)
+		hilo_cache->clear();
+}
+
+/* setval(), a built-in, runs no fmgr hook: its statement's start does (every block, no argument seen). */
+static object_access_hook_type hilo_prev_object_access = nullptr;
+
+static void
+hilo_object_access(ObjectAccessType access, Oid classId, Oid objectId, int subId, void *arg)
+{
+	if (access == OAT_FUNCTION_EXECUTE && (objectId == F_SETVAL_REGCLASS_INT8 || objectId == F_SETVAL_REGCLASS_INT8_BOOL))
+		hilo_discard();
+	if (hilo_prev_object_access != nullptr)
+		hilo_prev_object_access(access, classId, objectId, subId, arg);
+}
+
 void
 idgen_hilo_init(void)
 {
+	hilo_prev_object_access = object_access_hook;
+	object_access_hook = hilo_object_access;
 	CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, hilo_role_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(AUTHOID, hilo_role_callback, (Datum) 0);
 	RegisterXactCallback(hilo_xact_callback, nullptr);

@@ -1,9 +1,7 @@
 /*
- * hilo/reserve.cpp: hilo_reserve() hands ranges of a key's ids to the
- * application (RavenDB's "range"), hilo_next_text() writes readable ids; as
- * the caller.  A range is whole blocks, each drawn as hilo_next() draws one
- * and durable before it is returned; blocks that others' draws left apart
- * come back as separate ranges, never as an error.
+ * hilo/reserve.cpp: hilo_reserve() hands ranges of whole blocks of a key to the application
+ * (RavenDB's "range"), each drawn as hilo_next() draws one and durable before it is returned
+ * (blocks others' draws left apart: separate ranges); hilo_next_text(): readable ids.
  */
 #include "pg/pg.hpp"
 
@@ -21,8 +19,14 @@ extern "C" Datum hilo_next(PG_FUNCTION_ARGS);
 
 using idgen::HiloBlock;
 
-/* At most this many blocks per call: a role with INSERT burns no key faster than its rows would. */
-static const int kHiloReserveMaxBlocks = 64;
+static void
+hilo_put_range(ReturnSetInfo *rsinfo, HiloBlock run)
+{
+	Datum		values[2] = {Int64GetDatum(run.next), Int64GetDatum(run.last)};
+	bool		nulls[2] = {false, false};
+
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
 
 /* hilo_reserve(tbl, n DEFAULT NULL, OUT first_id, OUT last_id): ranges of at least n ids (NULL: one block). */
 IDGEN_FUNCTION(hilo_reserve)
@@ -41,58 +45,45 @@ IDGEN_FUNCTION(hilo_reserve)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("n must be at least 1, not " INT64_FORMAT, want),
 				 errhint("Pass the number of ids wanted, or NULL for one block.")));
-	hilo_check_table(relid, false);
+	hilo_check_table(relid, HiloNeed::sequence);
 	/* A range is drawn for good: not in a read-only transaction. */
 	PreventCommandIfReadOnly("hilo_reserve()");
 	InitMaterializedSRF(fcinfo, 0);
-	for (int blocks = 0; got < want; blocks++)
+	/* As many blocks as asked: a role that may use the sequence could draw them with nextval(). */
+	while (got < want)
 	{
-		int64		increment;
-		HiloBlock	b;
+		HiloBlock	b = hilo_draw_block(relid);
 
-		if (blocks == kHiloReserveMaxBlocks)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("hilo_reserve() gives at most %d blocks per call", kHiloReserveMaxBlocks),
-					 errdetail(INT64_FORMAT " ids asked for; a role that may insert burns no key faster than that.", want),
-					 errhint("Ask for fewer ids per call, or raise the key's block size (ALTER SEQUENCE ... INCREMENT BY).")));
-		b = hilo_draw_block(relid, true, idgen::HiloStrategy::pooled, 0, &increment);
+		CHECK_FOR_INTERRUPTS();
 		got += b.last - b.next + 1;
-		/* Known once the first block is in: refuse before drawing the rest. */
-		if (blocks == 0 && want - got > (int64) (kHiloReserveMaxBlocks - 1) * increment)
-			blocks = kHiloReserveMaxBlocks - 1;
 		if (run.next <= run.last && b.next == run.last + 1)
 			run.last = b.last;	/* adjacent: one range */
 		else
 		{
 			if (run.next <= run.last)
-			{
-				Datum		values[2] = {Int64GetDatum(run.next), Int64GetDatum(run.last)};
-				bool		nulls[2] = {false, false};
-
-				tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-			}
+				hilo_put_range(rsinfo, run);
 			run = b;
 		}
 	}
-	{
-		Datum		values[2] = {Int64GetDatum(run.next), Int64GetDatum(run.last)};
-		bool		nulls[2] = {false, false};
-
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
+	hilo_put_range(rsinfo, run);
 	return (Datum) 0;
 }
 
-/* id as text: the table (qualified unless in public, quoted), the number, the node's tag. */
-static text *
-hilo_text_of(Oid relid, int64 id)
+/* The table as a text id names it: qualified unless in public, quoted. */
+char *
+hilo_text_table(Oid relid)
 {
 	char	   *table = hilo_quoted_name(relid);	/* ERROR if it is gone */
 
 	if (strcmp(get_namespace_name(get_rel_namespace(relid)), "public") == 0)
 		table = (char *) quote_identifier(get_rel_name(relid));
-	return cstring_to_text(psprintf("%s/" INT64_FORMAT "-%s", table, id, idgen_node_tag));
+	return table;
+}
+
+static text *
+hilo_text_of(Oid relid, int64 id)
+{
+	return cstring_to_text(psprintf("%s/" INT64_FORMAT "-%s", hilo_text_table(relid), id, idgen_node_tag));
 }
 
 /* hilo_next_text(tbl regclass): '<table>/<n>-<node tag>', n from hilo_next(tbl). */

@@ -95,6 +95,7 @@ sub replace_case
 	$node->safe_psql('postgres', 'DROP DATABASE IF EXISTS t; CREATE DATABASE t');
 	$node->safe_psql('t', q{CREATE EXTENSION id_gen;
 		CREATE TABLE h (id bigint PRIMARY KEY DEFAULT hilo_next('h'), s text);
+		SELECT hilo_create_key('h');
 		CREATE TABLE sf (id bigint PRIMARY KEY, s text)});
 
 	my $old = $node->background_psql('t');

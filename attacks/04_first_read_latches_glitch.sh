@@ -15,7 +15,7 @@
 #   the wall clock.
 # Actual: id 3 years ahead; after the glitch is corrected and even after a
 #   restart the ids stay 3 years ahead (headroom critical).
-. /tmp/r32/lib.sh   # B, P, D, crash, start, q, setconf
+. "$(dirname "$0")/lib.sh"   # B, P, D, crash, start, q, setconf
 crash; start                                # a running server, no id issued yet
 q postgres "drop database if exists d04"; q postgres "create database d04"; q d04 "create extension id_gen"
 sleep 1

@@ -16,7 +16,7 @@
 # towards real time followed (or at least the time field not silently wrong
 # by hours for months).
 # Actual: every id until the next restart is 2 h behind real time.
-. /tmp/r32/lib.sh
+. "$(dirname "$0")/lib.sh"
 setconf id_gen.test_clock_offset_ms -7200000       # the clock is 2 h behind ...
 crash; start                                          # ... at the start
 q postgres "drop database if exists d05"; q postgres "create database d05"

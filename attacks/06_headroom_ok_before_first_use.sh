@@ -7,7 +7,7 @@
 # Expected (docs/headroom.md: never ok while ids run ahead; issue 32 finding 8
 # family): warning/critical from the floor already, or at least not "ok".
 # Actual: ok, then critical after the first id.
-. /tmp/r32/lib.sh
+. "$(dirname "$0")/lib.sh"
 q postgres "drop database if exists d06"; q postgres "create database d06"
 q d06 "create extension id_gen"
 q d06 "select setval('id_gen.snowflake_floor', snowflake_min_id(now() + interval '1 hour'))" >/dev/null  # as a restore would

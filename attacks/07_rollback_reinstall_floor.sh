@@ -11,7 +11,7 @@
 # below an id issued before ... across crashes, clock steps"): phase 3 ids all
 # above phase 2's.
 # Actual: phase 3 ids below phase 2's max (and duplicates when sequences meet).
-. /tmp/r32/lib.sh
+. "$(dirname "$0")/lib.sh"
 q postgres "drop database if exists d07"; q postgres "create database d07"
 q d07 "create extension id_gen; create table t(id bigint, phase int)"
 # B: a long-lived application backend (a pool connection) that used the

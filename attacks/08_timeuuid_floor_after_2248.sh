@@ -11,7 +11,7 @@
 # Expected: the floor advances (last_value > 0) before ids of 2250 are
 # returned; after the crash with the clock 10 s back, ids above the earlier.
 # Actual: floor stays 0; after the crash the ids go back below the earlier.
-. /tmp/r32/lib.sh
+. "$(dirname "$0")/lib.sh"
 q postgres "drop database if exists d08"; q postgres "create database d08"; q d08 "create extension id_gen"
 OFF=$(q postgres "select round(extract(epoch FROM timestamptz '2250-01-01 00:00:00+00') * 1000 - extract(epoch FROM clock_timestamp()) * 1000)::bigint")
 $P d08 -Atq -c "set id_gen.test_clock_offset_ms = $OFF" -c "set id_gen.test_monotonic_offset_ms = $OFF" \

@@ -174,12 +174,12 @@ SELECT pg_catalog.pg_extension_config_dump('id_gen.jsid_floor', '');
 REVOKE ALL ON SEQUENCE id_gen.jsid_floor FROM PUBLIC;
 COMMENT ON SEQUENCE id_gen.jsid_floor IS
     'persisted floor of jsid_next() in this database: no jsid above it is issued before it is raised';
-CREATE SEQUENCE id_gen.timeuuid_floor MINVALUE 0 START 0 NO CYCLE;
+CREATE SEQUENCE id_gen.timeuuid_floor MINVALUE -9223372036854775808 START 0 NO CYCLE;
 SELECT pg_catalog.setval('id_gen.timeuuid_floor', 0, true);
 SELECT pg_catalog.pg_extension_config_dump('id_gen.timeuuid_floor', '');
 REVOKE ALL ON SEQUENCE id_gen.timeuuid_floor FROM PUBLIC;
 COMMENT ON SEQUENCE id_gen.timeuuid_floor IS
-    'persisted floor of timeuuid_next() and uuidv7() in this database: the 64-bit state word (ms, fraction, counter) no id above which is issued before it is raised';
+    'persisted floor of timeuuid_next() and uuidv7() in this database: the 64-bit state word (ms, fraction, counter; negative from the year 2248, compared unsigned) no id above which is issued before it is raised';
 -- Called by this script only: a reinstall while the server runs carries the
 -- floors, still in shared memory, into the new sequences.
 CREATE FUNCTION id_gen.clock_carry_floors() RETURNS void

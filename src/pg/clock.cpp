@@ -49,6 +49,7 @@ static IdgenClockShared *clock_shared = nullptr;
 static IdgenFloorSlot *my_slot = nullptr;
 static const IdgenStreamOps *streams[IDGEN_STREAMS];
 static Oid	floor_seqs[IDGEN_STREAMS];	/* looked up once, reset on invalidation */
+Oid			idgen_clock_floor_seq = InvalidOid;
 
 void
 idgen_clock_register(IdgenStream stream, const IdgenStreamOps *ops)
@@ -170,7 +171,7 @@ raise_u64(pg_atomic_uint64 *a, int64 v)
 {
 	uint64		cur = pg_atomic_read_u64(a);
 
-	while ((int64) cur < v)
+	while (cur < (uint64) v)
 		if (pg_atomic_compare_exchange_u64(a, &cur, (uint64) v))
 			break;
 }
@@ -208,6 +209,7 @@ idgen_clock_relcache(Oid relid)
 		{
 			for (int j = 0; j < IDGEN_STREAMS; j++)
 				floor_seqs[j] = InvalidOid;
+			idgen_clock_floor_seq = InvalidOid;
 			return;
 		}
 }
@@ -224,6 +226,7 @@ void
 idgen_clock_slot_init(IdgenFloorSlot *slot)
 {
 	pg_atomic_init_u32(&slot->loaded, IDGEN_FLOOR_NOT_LOADED);
+	pg_atomic_init_u32(&slot->seq, InvalidOid);
 	for (int i = 0; i < IDGEN_STREAMS; i++)
 		pg_atomic_init_u64(&slot->floor[i], 0);
 	pg_atomic_init_u64(&slot->advances, 0);
@@ -284,30 +287,51 @@ can_write(void)
 }
 
 /*
+ * Take the lock that serialises loading and advancing this database's
+ * floors (a heavyweight lock on its id_gen.snowflake_floor); returns that
+ * sequence's OID.  A reinstall committed while we waited dropped it: take
+ * the new one's.
+ */
+static Oid
+lock_floors(void)
+{
+	for (;;)
+	{
+		Oid			lockoid = floor_seq(IDGEN_STREAM_SNOWFLAKE);
+
+		LockRelationOid(lockoid, ShareUpdateExclusiveLock);
+		/* (locking accepted invalidations: a drop resets floor_seqs) */
+		if (floor_seq(IDGEN_STREAM_SNOWFLAKE) == lockoid)
+			return lockoid;
+		UnlockRelationOid(lockoid, ShareUpdateExclusiveLock);
+	}
+}
+
+/*
  * Bring this database's floors and its slot to the larger of the two, and
  * raise every stream's word above a floor read, before anyone is told the
- * slot is loaded.  At a backend's first use, and while the slot is not loaded (the
- * first use since the start, or a floor read during recovery, after
- * promotion).  The slot's values go into the sequences where they are
- * larger (read-write callers only): a reinstall while the server runs (the
- * new sequences start at 0), or an entry a dropped database with this OID
- * left (its floors only raise these).  No wait: a floor ahead of the clock
- * is continued above.  During recovery the read is provisional (the
- * primary keeps raising the floors): no heavyweight lock (recovery allows
- * none above RowExclusiveLock), and the first use after promotion reads
- * them again.
+ * slot is loaded; the caller holds the lock (except during recovery).  At a
+ * backend's first use, while the slot is not loaded (the first use since
+ * the start, or a floor read during recovery, after promotion), and when
+ * the slot's floors were last made durable in other sequences than this
+ * backend's (slot->seq).  The slot's values go into the sequences where
+ * they are larger (read-write callers only): a reinstall while the server
+ * runs (the new sequences start at 0), a reinstall rolled back after it
+ * advanced the floors in its own sequences, or an entry a dropped database
+ * with this OID left (its floors only raise these).  No wait: a floor ahead
+ * of the clock is continued above.  During recovery the read is
+ * provisional (the primary keeps raising the floors): no heavyweight lock
+ * (recovery allows none above RowExclusiveLock), and the first use after
+ * promotion reads them again.
  */
 static void
-sync_floors(IdgenFloorSlot *slot)
+sync_floors_locked(IdgenFloorSlot *slot, Oid seqoid)
 {
 	bool		in_recovery = RecoveryInProgress();
 	bool		wrote = false;
 	int64		durable[IDGEN_STREAMS];
 	bool		loaded = pg_atomic_read_u32(&slot->loaded) != IDGEN_FLOOR_NOT_LOADED;
-	Oid			lockoid = floor_seq(IDGEN_STREAM_SNOWFLAKE);
 
-	if (!in_recovery)
-		LockRelationOid(lockoid, ShareUpdateExclusiveLock);
 	for (int i = 0; i < IDGEN_STREAMS; i++)
 	{
 		bool		is_called;
@@ -316,7 +340,7 @@ sync_floors(IdgenFloorSlot *slot)
 		int64		held = loaded ? (int64) pg_atomic_read_u64(&slot->floor[i]) : 0;
 
 		durable[i] = stored;
-		if (held > stored && can_write())
+		if ((uint64) held > (uint64) stored && can_write())
 		{
 			idgen_sequence_setval(seq, held);
 			durable[i] = held;
@@ -328,13 +352,15 @@ sync_floors(IdgenFloorSlot *slot)
 		 * reservation ahead of the clock, raised to only when first read, or
 		 * when set higher meanwhile (a restore into the running database).
 		 */
-		if (!loaded || stored > held)
+		if (!loaded || (uint64) stored > (uint64) held)
 			streams[i]->raise(stored);
 	}
 	/* Nobody else flushes setval's records. */
 	if (wrote)
 		XLogFlush(XactLastRecEnd);
 	/* What the sequences hold now: a lower value only makes callers advance. */
+	pg_atomic_write_u32(&slot->seq, seqoid);
+	pg_write_barrier();
 	for (int i = 0; i < IDGEN_STREAMS; i++)
 		pg_atomic_write_u64(&slot->floor[i], (uint64) durable[i]);
 	pg_write_barrier();
@@ -346,10 +372,24 @@ sync_floors(IdgenFloorSlot *slot)
 		pg_atomic_compare_exchange_u32(&slot->loaded, &expected, IDGEN_FLOOR_READ_IN_RECOVERY);
 	}
 	else
-	{
 		pg_atomic_write_u32(&slot->loaded, IDGEN_FLOOR_LOADED);
-		UnlockRelationOid(lockoid, ShareUpdateExclusiveLock);
+}
+
+static Oid
+sync_floors(IdgenFloorSlot *slot)
+{
+	Oid			seqoid;
+
+	if (RecoveryInProgress())
+	{
+		seqoid = floor_seq(IDGEN_STREAM_SNOWFLAKE);
+		sync_floors_locked(slot, seqoid);
+		return seqoid;
 	}
+	seqoid = lock_floors();
+	sync_floors_locked(slot, seqoid);
+	UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
+	return seqoid;
 }
 
 IdgenFloorSlot *
@@ -357,16 +397,18 @@ idgen_clock_floor(void)
 {
 	uint32		state;
 
+	Oid			seqoid;
+
 	clock_attach();
 	if (my_slot == nullptr)
-	{
 		my_slot = idgen_db_floor_slot(true);
-		sync_floors(my_slot);
-	}
+	seqoid = floor_seq(IDGEN_STREAM_SNOWFLAKE);
 	state = pg_atomic_read_u32(&my_slot->loaded);
-	if (state != IDGEN_FLOOR_LOADED &&
-		!(state == IDGEN_FLOOR_READ_IN_RECOVERY && RecoveryInProgress()))
-		sync_floors(my_slot);
+	if (pg_atomic_read_u32(&my_slot->seq) != seqoid ||
+		(state != IDGEN_FLOOR_LOADED &&
+		 !(state == IDGEN_FLOOR_READ_IN_RECOVERY && RecoveryInProgress())))
+		seqoid = sync_floors(my_slot);
+	idgen_clock_floor_seq = seqoid;
 	pg_read_barrier();
 	return my_slot;
 }
@@ -382,28 +424,37 @@ idgen_clock_floor_peek(void)
 int64
 idgen_clock_floor_advance(IdgenFloorSlot *slot, IdgenStream stream, int64 need, int64 target)
 {
-	int64		covered = (int64) pg_atomic_read_u64(&slot->floor[stream]);
+	uint64		covered = pg_atomic_read_u64(&slot->floor[stream]);
 	Oid			lockoid;
 
-	if (covered >= need || !can_write())
-		return covered;
-	lockoid = floor_seq(IDGEN_STREAM_SNOWFLAKE);
-	LockRelationOid(lockoid, ShareUpdateExclusiveLock);
-	if ((int64) pg_atomic_read_u64(&slot->floor[stream]) < need)
+	if (covered >= (uint64) need || !can_write())
+		return (int64) covered;
+	lockoid = lock_floors();
+	/* The floors were made durable in other sequences (a reinstall): here first. */
+	if (pg_atomic_read_u32(&slot->seq) != lockoid)
+		sync_floors_locked(slot, lockoid);
+	if (pg_atomic_read_u64(&slot->floor[stream]) < (uint64) need)
 	{
 		bool		is_called;
 		Oid			seq = floor_seq(stream);
-		/* Never lower a floor someone (a restore, an admin) set higher. */
-		int64		db_target = Max(Max(target, need), idgen_sequence_last_value(seq, &is_called));
+		uint64		stored = (uint64) idgen_sequence_last_value(seq, &is_called);
+		uint64		db_target = Max(Max((uint64) target, (uint64) need), stored);
 
-		idgen_sequence_setval(seq, db_target);
+		/*
+		 * Set higher than the floor in force by someone else (setval after a
+		 * restore into the running database, the docs' way back): the
+		 * stream continues above it, as after a floor read.
+		 */
+		if (stored > pg_atomic_read_u64(&slot->floor[stream]))
+			streams[stream]->raise((int64) stored);
+		idgen_sequence_setval(seq, (int64) db_target);
 		/*
 		 * XactLastRecEnd is the end of the last record this backend inserted
 		 * (the insert position could lie past a page header, which XLogFlush
 		 * rejects).
 		 */
 		XLogFlush(XactLastRecEnd);
-		raise_u64(&slot->floor[stream], db_target);
+		raise_u64(&slot->floor[stream], (int64) db_target);
 		pg_atomic_fetch_add_u64(&slot->advances, 1);
 	}
 	UnlockRelationOid(lockoid, ShareUpdateExclusiveLock);

@@ -64,6 +64,7 @@ typedef enum IdgenStream
 typedef struct IdgenFloorSlot
 {
 	pg_atomic_uint32 loaded;	/* IDGEN_FLOOR_* above */
+	pg_atomic_uint32 seq;		/* OID of the id_gen.snowflake_floor they are durable in */
 	pg_atomic_uint64 floor[IDGEN_STREAMS];	/* this database's floors: state words */
 	pg_atomic_uint64 advances;	/* durable floor advances since start */
 } IdgenFloorSlot;
@@ -118,17 +119,30 @@ extern void idgen_check_can_generate(const char *fname);
  */
 extern IdgenFloorSlot *idgen_clock_floor(void);
 
-/* True once the slot's floors are final: nothing to (re)load. */
+/* The OID of id_gen.snowflake_floor this backend last checked the slot against. */
+extern Oid	idgen_clock_floor_seq;
+
+/*
+ * True once the slot's floors are final and durable in this backend's
+ * floor sequences: nothing to (re)load.  Floors written by a transaction
+ * that recreated the sequences (a reinstall, which may roll back) are
+ * written into this backend's first.  Check it after reading a floor (with
+ * pg_read_barrier()): a floor is raised after its sequence's OID is set.
+ */
 static inline bool
 idgen_clock_floor_ready(IdgenFloorSlot *slot)
 {
-	return slot != nullptr && pg_atomic_read_u32(&slot->loaded) == IDGEN_FLOOR_LOADED;
+	return slot != nullptr && pg_atomic_read_u32(&slot->loaded) == IDGEN_FLOOR_LOADED &&
+		pg_atomic_read_u32(&slot->seq) == idgen_clock_floor_seq;
 }
 
 /* This database's slot if one exists, without loading anything. */
 extern IdgenFloorSlot *idgen_clock_floor_peek(void);
 
-/* The largest word of a stream issued without advancing its floor. */
+/*
+ * The largest word of a stream issued without advancing its floor; words
+ * compare as unsigned (timeuuid's from the year 2248 have the top bit set).
+ */
 static inline int64
 idgen_clock_floor_of(IdgenFloorSlot *slot, IdgenStream stream)
 {
@@ -137,7 +151,9 @@ idgen_clock_floor_of(IdgenFloorSlot *slot, IdgenStream stream)
 
 /*
  * Make the database's floor of a stream cover the word need: set it to
- * max(target, what it holds), WAL-flushed; returns the floor now in force,
+ * max(target, what it holds), WAL-flushed; a sequence set above the floor
+ * in force (setval: a restore, an admin) raises the stream's word to it
+ * first.  Returns the floor now in force,
  * below need where nothing can be written (recovery, a read-only
  * transaction, a parallel worker).  May ERROR.
  */

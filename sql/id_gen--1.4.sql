@@ -1298,9 +1298,10 @@ COMMENT ON FUNCTION id_gen.headroom_rfc9562() IS
 -- ahead of the clock; warning while it runs ahead (nothing is refused: ids
 -- continue above it and come back to the clock when it passes them, the
 -- lead never growing), critical beyond the floor's step (more than a
--- restart leaves: the clock went back, or a floor ahead of it was read); a
--- wall clock ahead of the time the generators follow (a forward step the
--- monotonic clock did not confirm) is a warning.
+-- restart leaves: the clock went back, or a floor ahead of it was read),
+-- and the same before the first id since the start for a floor ahead of the
+-- clock (the first id continues above it); a wall clock ahead of the time
+-- the generators follow (a forward step being caught up) is a warning.
 CREATE FUNCTION id_gen.headroom_clock() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL SAFE
     SET search_path = pg_catalog, pg_temp
@@ -1308,10 +1309,13 @@ CREATE FUNCTION id_gen.headroom_clock() RETURNS SETOF id_gen.headroom_row
     AS $$
 SELECT 'clock', c.stream,
        NULL::double precision, NULL::text, NULL::double precision,
-       CASE WHEN c.lead_ms > t.clock_floor_step_ms THEN 'critical'
-            WHEN c.lead_ms > 0 OR g.stepped THEN 'warning'
+       CASE WHEN coalesce(c.lead_ms, f.floor_lead_ms) > t.clock_floor_step_ms THEN 'critical'
+            WHEN coalesce(c.lead_ms, f.floor_lead_ms) > 0 OR g.stepped THEN 'warning'
             ELSE 'ok' END,
-       CASE WHEN c.last_time IS NULL THEN format('no %s id issued since the start', c.stream)
+       CASE WHEN c.last_time IS NULL AND f.floor_lead_ms > 0
+            THEN format('no %s id issued since the start, and this database''s floor is %s ms ahead of the clock: '
+                        'the first id continues above it, that far ahead', c.stream, f.floor_lead_ms)
+            WHEN c.last_time IS NULL THEN format('no %s id issued since the start', c.stream)
             WHEN c.lead_ms > 0
             THEN format('the last %s id is %s ms ahead of the clock%s (the clock went back, or a floor ahead of it was read): '
                         'ids continue above it at real-time pace and meet the clock when it passes them; nothing is refused',
@@ -1323,13 +1327,16 @@ SELECT 'clock', c.stream,
        END
        || CASE WHEN g.stepped
                THEN format('; the wall clock is %s ms ahead of the time the generators follow (a forward step the monotonic clock did not confirm): '
-                           'ids keep to real time until a restart', c.wall_clock_ahead_ms)
+                           'they catch up with it at twice real time''s rate', c.wall_clock_ahead_ms)
                ELSE '' END,
        jsonb_build_object('last_time', c.last_time, 'lead_ms', c.lead_ms, 'ahead_since', c.ahead_since,
                           'floor', c.floor, 'floor_advances', c.floor_advances,
                           'wall_clock_ahead_ms', c.wall_clock_ahead_ms)
   FROM id_gen.clock_streams() c, id_gen.headroom_thresholds() t,
-       LATERAL (SELECT c.wall_clock_ahead_ms > t.max_clock_step_ms AS stepped) g
+       LATERAL (SELECT c.wall_clock_ahead_ms > t.max_clock_step_ms AS stepped) g,
+       LATERAL (SELECT CASE WHEN c.last_time IS NULL
+                            THEN round(extract(epoch FROM c.floor - clock_timestamp()) * 1000)::bigint
+                       END AS floor_lead_ms) f
 $$;
 COMMENT ON FUNCTION id_gen.headroom_clock() IS
     'the clock: how far each time-ordered stream runs ahead of it and since when, and forward steps not followed';

@@ -3,8 +3,8 @@
  * streams (see clock.hpp for the protocol).
  *
  * Shared memory "id_gen clock": the epoch of this start, and the monotonic
- * reference: the largest (wall - monotonic) offset seen confirmed, so that
- * monotonic + offset is the time the generators may follow; each
+ * reference: the offset such that monotonic + offset is the time the
+ * generators may follow (idgen_clock_confirm_ms()); each
  * database's floors are in its entry (db_state.hpp).  Locking:
  *  - loading and advancing a database's floors is serialised by a
  *    self-conflicting heavyweight lock (ShareUpdateExclusiveLock) on that
@@ -31,6 +31,7 @@ extern "C" {
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/lmgr.h"
+#include "storage/spin.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
@@ -42,7 +43,10 @@ extern "C" {
 typedef struct IdgenClockShared
 {
 	int64		epoch_ms;		/* epoch of this start, fixed at creation */
-	pg_atomic_uint64 mono_offset_ns;	/* confirmed wall - monotonic, raised only; 0: unset */
+	pg_atomic_uint64 mono_offset_ns;	/* followed - monotonic, raised only */
+	slock_t		mutex;			/* the catch-up below */
+	int64		ahead_mono_ns;	/* monotonic ns the wall clock was seen ahead; 0: it is not */
+	int64		ahead_offset_ns;	/* mono_offset_ns then */
 } IdgenClockShared;
 
 static IdgenClockShared *clock_shared = nullptr;
@@ -144,7 +148,11 @@ clock_shared_init(void *ptr)
 
 	/* Read once per start: ids must not change meaning while the server runs. */
 	cs->epoch_ms = idgen_snowflake_epoch_ms;
-	pg_atomic_init_u64(&cs->mono_offset_ns, 0);
+	/* the reference: the wall clock as it is when shared memory is made */
+	pg_atomic_init_u64(&cs->mono_offset_ns, (uint64) (idgen_clock_now_ns() - idgen_clock_mono_ns()));
+	SpinLockInit(&cs->mutex);
+	cs->ahead_mono_ns = 0;
+	cs->ahead_offset_ns = 0;
 }
 
 static const IdgenShmemStruct clock_shmem = {
@@ -177,28 +185,61 @@ raise_u64(pg_atomic_uint64 *a, int64 v)
 }
 
 /*
- * The monotonic clock counts real time whatever the wall clock does; the
- * offset is the largest (wall - monotonic) seen confirmed, first the one at
- * the first read since the start.  A wall clock up to the bound beyond
- * monotonic + offset is followed (it moves the offset); further is a step
- * nothing confirms, and the generators keep to monotonic + offset.
+ * The time the generators follow is monotonic + offset, the offset taken
+ * when shared memory was made (the server start when preloaded), and never
+ * beyond the wall clock.  While the wall clock is ahead of it (a forward
+ * step, or a correction of a clock that was behind at the start), the
+ * offset grows by at most the real time elapsed since the wall clock was
+ * first seen ahead: the followed time runs at most twice as fast as real
+ * time until it meets the wall clock.  A glitch moves ids at most that
+ * fast (and not at all once corrected), a correction is caught up, and
+ * steps below the slack cannot accumulate: each catch-up is paid for in
+ * real time.
  */
+#define CLOCK_SLACK_NS 1000000
+
 int64
 idgen_clock_confirm_ms(int64 wall_ms)
 {
 	IdgenClockShared *cs = clock_attach();
 	int64		mono = idgen_clock_mono_ns();
 	int64		wall_off = wall_ms * 1000000 - mono;
-	uint64		off = pg_atomic_read_u64(&cs->mono_offset_ns);
+	int64		off = (int64) pg_atomic_read_u64(&cs->mono_offset_ns);
 
-	if (off == 0 && pg_atomic_compare_exchange_u64(&cs->mono_offset_ns, &off, (uint64) wall_off))
-		return wall_ms;
-	if (wall_off <= (int64) off + (int64) IDGEN_CLOCK_MAX_STEP_MS * 1000000)
+	if (wall_off <= off + CLOCK_SLACK_NS)
 	{
-		raise_u64(&cs->mono_offset_ns, wall_off);
+		if (unlikely(cs->ahead_mono_ns != 0))
+		{
+			SpinLockAcquire(&cs->mutex);
+			cs->ahead_mono_ns = 0;
+			SpinLockRelease(&cs->mutex);
+		}
 		return wall_ms;
 	}
-	return (mono + (int64) off) / 1000000;
+	SpinLockAcquire(&cs->mutex);
+	off = (int64) pg_atomic_read_u64(&cs->mono_offset_ns);
+	if (cs->ahead_mono_ns == 0 || cs->ahead_mono_ns > mono)
+	{
+		cs->ahead_mono_ns = mono;
+		cs->ahead_offset_ns = off;
+	}
+	else
+	{
+		int64		allowed = cs->ahead_offset_ns + (mono - cs->ahead_mono_ns);
+
+		if (allowed >= wall_off)
+		{
+			allowed = wall_off;
+			cs->ahead_mono_ns = 0;	/* caught up */
+		}
+		if (allowed > off)
+		{
+			off = allowed;
+			pg_atomic_write_u64(&cs->mono_offset_ns, (uint64) off);
+		}
+	}
+	SpinLockRelease(&cs->mutex);
+	return (mono + off) / 1000000;
 }
 
 void
@@ -497,8 +538,7 @@ IDGEN_FUNCTION(clock_streams)
 	IdgenClockShared *cs = clock_attach();
 	IdgenFloorSlot *slot = idgen_clock_floor_peek();
 	int64		now = idgen_clock_now_ms();
-	uint64		off = pg_atomic_read_u64(&cs->mono_offset_ns);
-	int64		followed = off == 0 ? now : (idgen_clock_mono_ns() + (int64) off) / 1000000;
+	int64		followed = (idgen_clock_mono_ns() + (int64) pg_atomic_read_u64(&cs->mono_offset_ns)) / 1000000;
 
 	InitMaterializedSRF(fcinfo, 0);
 	for (int i = 0; i < IDGEN_STREAMS; i++)
@@ -506,8 +546,11 @@ IDGEN_FUNCTION(clock_streams)
 		const IdgenStreamOps *ops = streams[i];
 		int64		word = ops->last_word();
 		int64		at = word == 0 ? 0 : ops->word_unix_ms(word);
+		bool		is_called;
+		/* before this database's first use since the start: its sequence */
 		int64		floor = slot && pg_atomic_read_u32(&slot->loaded) ?
-			(int64) pg_atomic_read_u64(&slot->floor[i]) : 0;
+			(int64) pg_atomic_read_u64(&slot->floor[i]) :
+			idgen_sequence_last_value(floor_seq(i), &is_called);
 		Datum		values[7];
 		bool		nulls[7] = {false};
 

@@ -43,9 +43,9 @@ extern "C" {
 /* How far ahead a floor is reserved: one WAL flush per second at most. */
 #define IDGEN_FLOOR_STEP_MS 1000
 /*
- * The largest forward step of the wall clock followed without the monotonic
- * clock confirming it: beyond, the generators keep to the monotonic clock
- * while the server runs (a glitch cannot push ids years ahead).
+ * How far the wall clock may be ahead of the time the generators follow
+ * before id_gen.headroom says so (a forward step being caught up at twice
+ * real time's rate: idgen_clock_confirm_ms()).
  */
 #define IDGEN_CLOCK_MAX_STEP_MS 1000
 
@@ -98,11 +98,12 @@ extern int64 idgen_clock_now_us(void);
 extern int64 idgen_clock_mono_ns(void);
 
 /*
- * A wall-clock reading (Unix ms) that jumped ahead of the last id: followed
- * if the monotonic clock confirms it (within IDGEN_CLOCK_MAX_STEP_MS), else
- * the time the monotonic clock gives (counted ignored).  The slow path of
- * the generators' clock read, taken when their word's millisecond is not
- * the clock's or the one before.
+ * A wall-clock reading (Unix ms) that jumped ahead of the last id: the
+ * time the generators follow, the monotonic clock plus an offset taken when
+ * shared memory was made, never beyond the wall clock, and catching up
+ * with a wall clock ahead of it at most at twice real time's rate.  The
+ * slow path of the generators' clock read, taken when their word's
+ * millisecond is not the clock's or the one before.
  */
 extern int64 idgen_clock_confirm_ms(int64 wall_ms);
 

@@ -1339,7 +1339,7 @@ SELECT 'clock', c.stream,
                        END AS floor_lead_ms) f
 $$;
 COMMENT ON FUNCTION id_gen.headroom_clock() IS
-    'the clock: how far each time-ordered stream runs ahead of it and since when, and forward steps not followed';
+    'the clock: how far each time-ordered stream runs ahead of it and since when, and forward steps being caught up';
 
 -- Hi/Lo: each key's used share of the ids it may issue: its node's range (own
 -- sequences, when a worker id is set or comes from Citus), its sequence's

@@ -1,11 +1,8 @@
 /*
- * clock.cpp: the generators' clock and the persistent floors of their
- * streams (see clock.hpp for the protocol).
+ * clock.cpp: the persistent floors of the time-ordered generators' streams
+ * (see clock.hpp for the protocol; the clock itself is clock_time.cpp).
  *
- * Shared memory "id_gen clock": the epoch of this start, and the monotonic
- * reference: the offset such that monotonic + offset is the time the
- * generators may follow (idgen_clock_confirm_ms()); each
- * database's floors are in its entry (db_state.hpp).  Locking:
+ * Each database's floors are in its entry (db_state.hpp).  Locking:
  *  - loading and advancing a database's floors is serialised by a
  *    self-conflicting heavyweight lock (ShareUpdateExclusiveLock) on that
  *    database's id_gen.snowflake_floor, taken and released around the work
@@ -18,8 +15,6 @@
 #include "pg/clock.hpp"
 
 #include "pg/extension_owner.hpp"
-#include "pg/guc.hpp"
-#include "pg/shmem.hpp"
 #include "pg/unix_time.hpp"
 
 extern "C" {
@@ -31,25 +26,12 @@ extern "C" {
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/lmgr.h"
-#include "storage/spin.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 }
 
-#include <ctime>
-
-typedef struct IdgenClockShared
-{
-	int64		epoch_ms;		/* epoch of this start, fixed at creation */
-	pg_atomic_uint64 mono_offset_ns;	/* followed - monotonic, raised only */
-	slock_t		mutex;			/* the catch-up below */
-	int64		ahead_mono_ns;	/* monotonic ns the wall clock was seen ahead; 0: it is not */
-	int64		ahead_offset_ns;	/* mono_offset_ns then */
-} IdgenClockShared;
-
-static IdgenClockShared *clock_shared = nullptr;
 static IdgenFloorSlot *my_slot = nullptr;
 static const IdgenStreamOps *streams[IDGEN_STREAMS];
 static Oid	floor_seqs[IDGEN_STREAMS];	/* looked up once, reset on invalidation */
@@ -59,64 +41,6 @@ void
 idgen_clock_register(IdgenStream stream, const IdgenStreamOps *ops)
 {
 	streams[stream] = ops;
-}
-
-int64
-idgen_clock_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-#ifdef IDGEN_TEST_HOOKS
-	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec +
-		(int64) (idgen_test_clock_offset_ms * 1000000.0);
-#else
-	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec;
-#endif
-}
-
-int64
-idgen_clock_now_us(void)
-{
-	return idgen_clock_now_ns() / 1000;
-}
-
-int64
-idgen_clock_now_ms(void)
-{
-	return idgen_clock_now_ns() / 1000000;
-}
-
-int64
-idgen_clock_mono_ns(void)
-{
-	struct timespec ts;
-
-#ifdef CLOCK_BOOTTIME
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-#else
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-#endif
-#ifdef IDGEN_TEST_HOOKS
-	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec +
-		(int64) (idgen_test_monotonic_offset_ms * 1000000.0);
-#else
-	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec;
-#endif
-}
-
-void
-idgen_sleep_ms(int64 ms)
-{
-	while (ms > 0)
-	{
-		int64		chunk = ms > 100 ? 100 : ms;
-
-		CHECK_FOR_INTERRUPTS();
-		pg_usleep((long) chunk * 1000L);
-		ms -= chunk;
-	}
-	CHECK_FOR_INTERRUPTS();
 }
 
 void
@@ -141,38 +65,6 @@ idgen_check_can_generate(const char *fname)
 				 errmsg("cannot execute %s() during a parallel operation", fname)));
 }
 
-static void
-clock_shared_init(void *ptr)
-{
-	IdgenClockShared *cs = static_cast<IdgenClockShared *>(ptr);
-
-	/* Read once per start: ids must not change meaning while the server runs. */
-	cs->epoch_ms = idgen_snowflake_epoch_ms;
-	/* the reference: the wall clock as it is when shared memory is made */
-	pg_atomic_init_u64(&cs->mono_offset_ns, (uint64) (idgen_clock_now_ns() - idgen_clock_mono_ns()));
-	SpinLockInit(&cs->mutex);
-	cs->ahead_mono_ns = 0;
-	cs->ahead_offset_ns = 0;
-}
-
-static const IdgenShmemStruct clock_shmem = {
-	"id_gen clock", sizeof(IdgenClockShared), clock_shared_init
-};
-
-static IdgenClockShared *
-clock_attach(void)
-{
-	if (clock_shared == nullptr)
-		clock_shared = static_cast<IdgenClockShared *>(idgen_shmem_attach(&clock_shmem));
-	return clock_shared;
-}
-
-int64
-idgen_clock_epoch_ms(void)
-{
-	return clock_attach()->epoch_ms;
-}
-
 /* Raise an atomic to at least v (it never goes down). */
 static void
 raise_u64(pg_atomic_uint64 *a, int64 v)
@@ -182,64 +74,6 @@ raise_u64(pg_atomic_uint64 *a, int64 v)
 	while (cur < (uint64) v)
 		if (pg_atomic_compare_exchange_u64(a, &cur, (uint64) v))
 			break;
-}
-
-/*
- * The time the generators follow is monotonic + offset, the offset taken
- * when shared memory was made (the server start when preloaded), and never
- * beyond the wall clock.  While the wall clock is ahead of it (a forward
- * step, or a correction of a clock that was behind at the start), the
- * offset grows by at most the real time elapsed since the wall clock was
- * first seen ahead: the followed time runs at most twice as fast as real
- * time until it meets the wall clock.  A glitch moves ids at most that
- * fast (and not at all once corrected), a correction is caught up, and
- * steps below the slack cannot accumulate: each catch-up is paid for in
- * real time.
- */
-#define CLOCK_SLACK_NS 1000000
-
-int64
-idgen_clock_confirm_ms(int64 wall_ms)
-{
-	IdgenClockShared *cs = clock_attach();
-	int64		mono = idgen_clock_mono_ns();
-	int64		wall_off = wall_ms * 1000000 - mono;
-	int64		off = (int64) pg_atomic_read_u64(&cs->mono_offset_ns);
-
-	if (wall_off <= off + CLOCK_SLACK_NS)
-	{
-		if (unlikely(cs->ahead_mono_ns != 0))
-		{
-			SpinLockAcquire(&cs->mutex);
-			cs->ahead_mono_ns = 0;
-			SpinLockRelease(&cs->mutex);
-		}
-		return wall_ms;
-	}
-	SpinLockAcquire(&cs->mutex);
-	off = (int64) pg_atomic_read_u64(&cs->mono_offset_ns);
-	if (cs->ahead_mono_ns == 0 || cs->ahead_mono_ns > mono)
-	{
-		cs->ahead_mono_ns = mono;
-		cs->ahead_offset_ns = off;
-	}
-	else
-	{
-		int64		allowed = cs->ahead_offset_ns + (mono - cs->ahead_mono_ns);
-
-		if (allowed >= wall_off)
-		{
-			allowed = wall_off;
-			cs->ahead_mono_ns = 0;	/* caught up */
-		}
-		if (allowed > off)
-		{
-			off = allowed;
-			pg_atomic_write_u64(&cs->mono_offset_ns, (uint64) off);
-		}
-	}
-	SpinLockRelease(&cs->mutex);
-	return (mono + off) / 1000000;
 }
 
 void
@@ -271,12 +105,6 @@ idgen_clock_slot_init(IdgenFloorSlot *slot)
 	for (int i = 0; i < IDGEN_STREAMS; i++)
 		pg_atomic_init_u64(&slot->floor[i], 0);
 	pg_atomic_init_u64(&slot->advances, 0);
-}
-
-void
-idgen_clock_init(void)
-{
-	idgen_shmem_register(&clock_shmem);
 }
 
 Oid
@@ -440,7 +268,7 @@ idgen_clock_floor(void)
 
 	Oid			seqoid;
 
-	clock_attach();
+	(void) idgen_clock_epoch_ms();	/* fixed before any id */
 	if (my_slot == nullptr)
 		my_slot = idgen_db_floor_slot(true);
 	seqoid = floor_seq(IDGEN_STREAM_SNOWFLAKE);
@@ -512,7 +340,6 @@ IDGEN_FUNCTION(clock_carry_floors)
 {
 	IdgenFloorSlot *slot = idgen_clock_floor_peek();
 
-	clock_attach();
 	if (slot != nullptr && pg_atomic_read_u32(&slot->loaded) != IDGEN_FLOOR_NOT_LOADED)
 		sync_floors(slot);
 	PG_RETURN_VOID();
@@ -529,16 +356,15 @@ ms_datum(int64 unix_ms, bool *isnull)
  * id_gen.clock_streams() → one row per stream: its word's time, how far
  * that is ahead of the clock, since when it runs ahead, this database's
  * floor and its advances; how far the wall clock is ahead of the time the
- * generators follow (a forward step the monotonic clock did not confirm).
+ * generators follow (a forward step being caught up).
  * What id_gen.headroom's clock rows read.
  */
 IDGEN_FUNCTION(clock_streams)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	IdgenClockShared *cs = clock_attach();
 	IdgenFloorSlot *slot = idgen_clock_floor_peek();
 	int64		now = idgen_clock_now_ms();
-	int64		followed = (idgen_clock_mono_ns() + (int64) pg_atomic_read_u64(&cs->mono_offset_ns)) / 1000000;
+	int64		followed = idgen_clock_followed_ms();
 
 	InitMaterializedSRF(fcinfo, 0);
 	for (int i = 0; i < IDGEN_STREAMS; i++)

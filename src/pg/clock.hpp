@@ -23,7 +23,7 @@
  *
  * Shared memory holds each database's floors (its IdgenFloorSlot, in its
  * entry: db_state.hpp) as a cache of the sequences, and the clock's
- * monotonic reference (clock.cpp).  Protocol for a stream:
+ * monotonic reference (clock_time.cpp).  Protocol for a stream:
  *
  *   idgen_clock_register(stream, &ops)   from _PG_init
  *   slot = idgen_clock_floor();          when !idgen_clock_floor_ready(slot):
@@ -106,6 +106,9 @@ extern int64 idgen_clock_mono_ns(void);
  * millisecond is not the clock's or the one before.
  */
 extern int64 idgen_clock_confirm_ms(int64 wall_ms);
+
+/* The time the generators follow now, Unix ms (id_gen.clock_streams()). */
+extern int64 idgen_clock_followed_ms(void);
 
 /*
  * ERROR unless ids may be generated now: not during recovery (25006), not in

@@ -327,7 +327,8 @@ snowflake_reserve(SfStream *st, int32 count, const char *fname)
 	IdgenStream stream = st == &sf_stream ? IDGEN_STREAM_SNOWFLAKE : IDGEN_STREAM_JSID;
 
 	idgen_check_can_generate(fname);
-	if (unlikely(!idgen_clock_floor_ready(st->slot)))
+	/* (the floor is checked ready in the loop, after it is read) */
+	if (unlikely(st->slot == nullptr))
 		snowflake_attach_generator(st);
 	sh = st->shared;
 	sf_epoch_ms = st->epoch_ms;

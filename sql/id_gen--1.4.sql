@@ -116,12 +116,12 @@ SELECT pg_catalog.pg_extension_config_dump('id_gen.jsid_floor', '');
 REVOKE ALL ON SEQUENCE id_gen.jsid_floor FROM PUBLIC;
 COMMENT ON SEQUENCE id_gen.jsid_floor IS
     'persisted floor of jsid_next() in this database: no jsid above it is issued before it is raised';
-CREATE SEQUENCE id_gen.timeuuid_floor MINVALUE 0 START 0 NO CYCLE;
+CREATE SEQUENCE id_gen.timeuuid_floor MINVALUE -9223372036854775808 START 0 NO CYCLE;
 SELECT pg_catalog.setval('id_gen.timeuuid_floor', 0, true);
 SELECT pg_catalog.pg_extension_config_dump('id_gen.timeuuid_floor', '');
 REVOKE ALL ON SEQUENCE id_gen.timeuuid_floor FROM PUBLIC;
 COMMENT ON SEQUENCE id_gen.timeuuid_floor IS
-    'persisted floor of timeuuid_next() and uuidv7() in this database: the 64-bit state word (ms, fraction, counter) no id above which is issued before it is raised';
+    'persisted floor of timeuuid_next() and uuidv7() in this database: the 64-bit state word (ms, fraction, counter; negative from the year 2248, compared unsigned) no id above which is issued before it is raised';
 -- Called by this script only: a reinstall while the server runs carries the
 -- floors, still in shared memory, into the new sequences.
 CREATE FUNCTION id_gen.clock_carry_floors() RETURNS void
@@ -1206,9 +1206,10 @@ COMMENT ON FUNCTION id_gen.headroom_rfc9562() IS
 -- ahead of the clock; warning while it runs ahead (nothing is refused: ids
 -- continue above it and come back to the clock when it passes them, the
 -- lead never growing), critical beyond the floor's step (more than a
--- restart leaves: the clock went back, or a floor ahead of it was read); a
--- wall clock ahead of the time the generators follow (a forward step the
--- monotonic clock did not confirm) is a warning.
+-- restart leaves: the clock went back, or a floor ahead of it was read),
+-- and the same before the first id since the start for a floor ahead of the
+-- clock (the first id continues above it); a wall clock ahead of the time
+-- the generators follow (a forward step being caught up) is a warning.
 CREATE FUNCTION id_gen.headroom_clock() RETURNS SETOF id_gen.headroom_row
     LANGUAGE sql VOLATILE PARALLEL SAFE
     SET search_path = pg_catalog, pg_temp
@@ -1216,10 +1217,13 @@ CREATE FUNCTION id_gen.headroom_clock() RETURNS SETOF id_gen.headroom_row
     AS $$
 SELECT 'clock', c.stream,
        NULL::double precision, NULL::text, NULL::double precision,
-       CASE WHEN c.lead_ms > t.clock_floor_step_ms THEN 'critical'
-            WHEN c.lead_ms > 0 OR g.stepped THEN 'warning'
+       CASE WHEN coalesce(c.lead_ms, f.floor_lead_ms) > t.clock_floor_step_ms THEN 'critical'
+            WHEN coalesce(c.lead_ms, f.floor_lead_ms) > 0 OR g.stepped THEN 'warning'
             ELSE 'ok' END,
-       CASE WHEN c.last_time IS NULL THEN format('no %s id issued since the start', c.stream)
+       CASE WHEN c.last_time IS NULL AND f.floor_lead_ms > 0
+            THEN format('no %s id issued since the start, and this database''s floor is %s ms ahead of the clock: '
+                        'the first id continues above it, that far ahead', c.stream, f.floor_lead_ms)
+            WHEN c.last_time IS NULL THEN format('no %s id issued since the start', c.stream)
             WHEN c.lead_ms > 0
             THEN format('the last %s id is %s ms ahead of the clock%s (the clock went back, or a floor ahead of it was read): '
                         'ids continue above it at real-time pace and meet the clock when it passes them; nothing is refused',
@@ -1231,16 +1235,19 @@ SELECT 'clock', c.stream,
        END
        || CASE WHEN g.stepped
                THEN format('; the wall clock is %s ms ahead of the time the generators follow (a forward step the monotonic clock did not confirm): '
-                           'ids keep to real time until a restart', c.wall_clock_ahead_ms)
+                           'they catch up with it at twice real time''s rate', c.wall_clock_ahead_ms)
                ELSE '' END,
        jsonb_build_object('last_time', c.last_time, 'lead_ms', c.lead_ms, 'ahead_since', c.ahead_since,
                           'floor', c.floor, 'floor_advances', c.floor_advances,
                           'wall_clock_ahead_ms', c.wall_clock_ahead_ms)
   FROM id_gen.clock_streams() c, id_gen.headroom_thresholds() t,
-       LATERAL (SELECT c.wall_clock_ahead_ms > t.max_clock_step_ms AS stepped) g
+       LATERAL (SELECT c.wall_clock_ahead_ms > t.max_clock_step_ms AS stepped) g,
+       LATERAL (SELECT CASE WHEN c.last_time IS NULL
+                            THEN round(extract(epoch FROM c.floor - clock_timestamp()) * 1000)::bigint
+                       END AS floor_lead_ms) f
 $$;
 COMMENT ON FUNCTION id_gen.headroom_clock() IS
-    'the clock: how far each time-ordered stream runs ahead of it and since when, and forward steps not followed';
+    'the clock: how far each time-ordered stream runs ahead of it and since when, and forward steps being caught up';
 
 -- Hi/Lo: each key's used share of the ids it may issue: its node's range (own
 -- sequences, when a worker id is set or comes from Citus), its sequence's

@@ -1,11 +1,8 @@
 /*
- * clock.cpp: the generators' clock and the persistent floors of their
- * streams (see clock.hpp for the protocol).
+ * clock.cpp: the persistent floors of the time-ordered generators' streams
+ * (see clock.hpp for the protocol; the clock itself is clock_time.cpp).
  *
- * Shared memory "id_gen clock": the epoch of this start, and the monotonic
- * reference: the largest (wall - monotonic) offset seen confirmed, so that
- * monotonic + offset is the time the generators may follow; each
- * database's floors are in its entry (db_state.hpp).  Locking:
+ * Each database's floors are in its entry (db_state.hpp).  Locking:
  *  - loading and advancing a database's floors is serialised by a
  *    self-conflicting heavyweight lock (ShareUpdateExclusiveLock) on that
  *    database's id_gen.snowflake_floor, taken and released around the work
@@ -18,8 +15,6 @@
 #include "pg/clock.hpp"
 
 #include "pg/extension_owner.hpp"
-#include "pg/guc.hpp"
-#include "pg/shmem.hpp"
 #include "pg/unix_time.hpp"
 
 extern "C" {
@@ -37,81 +32,15 @@ extern "C" {
 #include "utils/timestamp.h"
 }
 
-#include <ctime>
-
-typedef struct IdgenClockShared
-{
-	int64		epoch_ms;		/* epoch of this start, fixed at creation */
-	pg_atomic_uint64 mono_offset_ns;	/* confirmed wall - monotonic, raised only; 0: unset */
-} IdgenClockShared;
-
-static IdgenClockShared *clock_shared = nullptr;
 static IdgenFloorSlot *my_slot = nullptr;
 static const IdgenStreamOps *streams[IDGEN_STREAMS];
 static Oid	floor_seqs[IDGEN_STREAMS];	/* looked up once, reset on invalidation */
+Oid			idgen_clock_floor_seq = InvalidOid;
 
 void
 idgen_clock_register(IdgenStream stream, const IdgenStreamOps *ops)
 {
 	streams[stream] = ops;
-}
-
-int64
-idgen_clock_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-#ifdef IDGEN_TEST_HOOKS
-	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec +
-		(int64) (idgen_test_clock_offset_ms * 1000000.0);
-#else
-	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec;
-#endif
-}
-
-int64
-idgen_clock_now_us(void)
-{
-	return idgen_clock_now_ns() / 1000;
-}
-
-int64
-idgen_clock_now_ms(void)
-{
-	return idgen_clock_now_ns() / 1000000;
-}
-
-int64
-idgen_clock_mono_ns(void)
-{
-	struct timespec ts;
-
-#ifdef CLOCK_BOOTTIME
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-#else
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-#endif
-#ifdef IDGEN_TEST_HOOKS
-	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec +
-		(int64) (idgen_test_monotonic_offset_ms * 1000000.0);
-#else
-	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec;
-#endif
-}
-
-void
-idgen_sleep_ms(int64 ms)
-{
-	while (ms > 0)
-	{
-		int64		chunk = ms > 100 ? 100 : ms;
-
-		CHECK_FOR_INTERRUPTS();
-		pg_usleep((long) chunk * 1000L);
-		ms -= chunk;
-	}
-	CHECK_FOR_INTERRUPTS();
 }
 
 void
@@ -136,68 +65,15 @@ idgen_check_can_generate(const char *fname)
 				 errmsg("cannot execute %s() during a parallel operation", fname)));
 }
 
-static void
-clock_shared_init(void *ptr)
-{
-	IdgenClockShared *cs = static_cast<IdgenClockShared *>(ptr);
-
-	/* Read once per start: ids must not change meaning while the server runs. */
-	cs->epoch_ms = idgen_snowflake_epoch_ms;
-	pg_atomic_init_u64(&cs->mono_offset_ns, 0);
-}
-
-static const IdgenShmemStruct clock_shmem = {
-	"id_gen clock", sizeof(IdgenClockShared), clock_shared_init
-};
-
-static IdgenClockShared *
-clock_attach(void)
-{
-	if (clock_shared == nullptr)
-		clock_shared = static_cast<IdgenClockShared *>(idgen_shmem_attach(&clock_shmem));
-	return clock_shared;
-}
-
-int64
-idgen_clock_epoch_ms(void)
-{
-	return clock_attach()->epoch_ms;
-}
-
 /* Raise an atomic to at least v (it never goes down). */
 static void
 raise_u64(pg_atomic_uint64 *a, int64 v)
 {
 	uint64		cur = pg_atomic_read_u64(a);
 
-	while ((int64) cur < v)
+	while (cur < (uint64) v)
 		if (pg_atomic_compare_exchange_u64(a, &cur, (uint64) v))
 			break;
-}
-
-/*
- * The monotonic clock counts real time whatever the wall clock does; the
- * offset is the largest (wall - monotonic) seen confirmed, first the one at
- * the first read since the start.  A wall clock up to the bound beyond
- * monotonic + offset is followed (it moves the offset); further is a step
- * nothing confirms, and the generators keep to monotonic + offset.
- */
-int64
-idgen_clock_confirm_ms(int64 wall_ms)
-{
-	IdgenClockShared *cs = clock_attach();
-	int64		mono = idgen_clock_mono_ns();
-	int64		wall_off = wall_ms * 1000000 - mono;
-	uint64		off = pg_atomic_read_u64(&cs->mono_offset_ns);
-
-	if (off == 0 && pg_atomic_compare_exchange_u64(&cs->mono_offset_ns, &off, (uint64) wall_off))
-		return wall_ms;
-	if (wall_off <= (int64) off + (int64) IDGEN_CLOCK_MAX_STEP_MS * 1000000)
-	{
-		raise_u64(&cs->mono_offset_ns, wall_off);
-		return wall_ms;
-	}
-	return (mono + (int64) off) / 1000000;
 }
 
 void
@@ -208,6 +84,7 @@ idgen_clock_relcache(Oid relid)
 		{
 			for (int j = 0; j < IDGEN_STREAMS; j++)
 				floor_seqs[j] = InvalidOid;
+			idgen_clock_floor_seq = InvalidOid;
 			return;
 		}
 }
@@ -224,15 +101,10 @@ void
 idgen_clock_slot_init(IdgenFloorSlot *slot)
 {
 	pg_atomic_init_u32(&slot->loaded, IDGEN_FLOOR_NOT_LOADED);
+	pg_atomic_init_u32(&slot->seq, InvalidOid);
 	for (int i = 0; i < IDGEN_STREAMS; i++)
 		pg_atomic_init_u64(&slot->floor[i], 0);
 	pg_atomic_init_u64(&slot->advances, 0);
-}
-
-void
-idgen_clock_init(void)
-{
-	idgen_shmem_register(&clock_shmem);
 }
 
 Oid
@@ -284,30 +156,51 @@ can_write(void)
 }
 
 /*
+ * Take the lock that serialises loading and advancing this database's
+ * floors (a heavyweight lock on its id_gen.snowflake_floor); returns that
+ * sequence's OID.  A reinstall committed while we waited dropped it: take
+ * the new one's.
+ */
+static Oid
+lock_floors(void)
+{
+	for (;;)
+	{
+		Oid			lockoid = floor_seq(IDGEN_STREAM_SNOWFLAKE);
+
+		LockRelationOid(lockoid, ShareUpdateExclusiveLock);
+		/* (locking accepted invalidations: a drop resets floor_seqs) */
+		if (floor_seq(IDGEN_STREAM_SNOWFLAKE) == lockoid)
+			return lockoid;
+		UnlockRelationOid(lockoid, ShareUpdateExclusiveLock);
+	}
+}
+
+/*
  * Bring this database's floors and its slot to the larger of the two, and
  * raise every stream's word above a floor read, before anyone is told the
- * slot is loaded.  At a backend's first use, and while the slot is not loaded (the
- * first use since the start, or a floor read during recovery, after
- * promotion).  The slot's values go into the sequences where they are
- * larger (read-write callers only): a reinstall while the server runs (the
- * new sequences start at 0), or an entry a dropped database with this OID
- * left (its floors only raise these).  No wait: a floor ahead of the clock
- * is continued above.  During recovery the read is provisional (the
- * primary keeps raising the floors): no heavyweight lock (recovery allows
- * none above RowExclusiveLock), and the first use after promotion reads
- * them again.
+ * slot is loaded; the caller holds the lock (except during recovery).  At a
+ * backend's first use, while the slot is not loaded (the first use since
+ * the start, or a floor read during recovery, after promotion), and when
+ * the slot's floors were last made durable in other sequences than this
+ * backend's (slot->seq).  The slot's values go into the sequences where
+ * they are larger (read-write callers only): a reinstall while the server
+ * runs (the new sequences start at 0), a reinstall rolled back after it
+ * advanced the floors in its own sequences, or an entry a dropped database
+ * with this OID left (its floors only raise these).  No wait: a floor ahead
+ * of the clock is continued above.  During recovery the read is
+ * provisional (the primary keeps raising the floors): no heavyweight lock
+ * (recovery allows none above RowExclusiveLock), and the first use after
+ * promotion reads them again.
  */
 static void
-sync_floors(IdgenFloorSlot *slot)
+sync_floors_locked(IdgenFloorSlot *slot, Oid seqoid)
 {
 	bool		in_recovery = RecoveryInProgress();
 	bool		wrote = false;
 	int64		durable[IDGEN_STREAMS];
 	bool		loaded = pg_atomic_read_u32(&slot->loaded) != IDGEN_FLOOR_NOT_LOADED;
-	Oid			lockoid = floor_seq(IDGEN_STREAM_SNOWFLAKE);
 
-	if (!in_recovery)
-		LockRelationOid(lockoid, ShareUpdateExclusiveLock);
 	for (int i = 0; i < IDGEN_STREAMS; i++)
 	{
 		bool		is_called;
@@ -316,7 +209,7 @@ sync_floors(IdgenFloorSlot *slot)
 		int64		held = loaded ? (int64) pg_atomic_read_u64(&slot->floor[i]) : 0;
 
 		durable[i] = stored;
-		if (held > stored && can_write())
+		if ((uint64) held > (uint64) stored && can_write())
 		{
 			idgen_sequence_setval(seq, held);
 			durable[i] = held;
@@ -328,13 +221,15 @@ sync_floors(IdgenFloorSlot *slot)
 		 * reservation ahead of the clock, raised to only when first read, or
 		 * when set higher meanwhile (a restore into the running database).
 		 */
-		if (!loaded || stored > held)
+		if (!loaded || (uint64) stored > (uint64) held)
 			streams[i]->raise(stored);
 	}
 	/* Nobody else flushes setval's records. */
 	if (wrote)
 		XLogFlush(XactLastRecEnd);
 	/* What the sequences hold now: a lower value only makes callers advance. */
+	pg_atomic_write_u32(&slot->seq, seqoid);
+	pg_write_barrier();
 	for (int i = 0; i < IDGEN_STREAMS; i++)
 		pg_atomic_write_u64(&slot->floor[i], (uint64) durable[i]);
 	pg_write_barrier();
@@ -346,10 +241,24 @@ sync_floors(IdgenFloorSlot *slot)
 		pg_atomic_compare_exchange_u32(&slot->loaded, &expected, IDGEN_FLOOR_READ_IN_RECOVERY);
 	}
 	else
-	{
 		pg_atomic_write_u32(&slot->loaded, IDGEN_FLOOR_LOADED);
-		UnlockRelationOid(lockoid, ShareUpdateExclusiveLock);
+}
+
+static Oid
+sync_floors(IdgenFloorSlot *slot)
+{
+	Oid			seqoid;
+
+	if (RecoveryInProgress())
+	{
+		seqoid = floor_seq(IDGEN_STREAM_SNOWFLAKE);
+		sync_floors_locked(slot, seqoid);
+		return seqoid;
 	}
+	seqoid = lock_floors();
+	sync_floors_locked(slot, seqoid);
+	UnlockRelationOid(seqoid, ShareUpdateExclusiveLock);
+	return seqoid;
 }
 
 IdgenFloorSlot *
@@ -357,16 +266,18 @@ idgen_clock_floor(void)
 {
 	uint32		state;
 
-	clock_attach();
+	Oid			seqoid;
+
+	(void) idgen_clock_epoch_ms();	/* fixed before any id */
 	if (my_slot == nullptr)
-	{
 		my_slot = idgen_db_floor_slot(true);
-		sync_floors(my_slot);
-	}
+	seqoid = floor_seq(IDGEN_STREAM_SNOWFLAKE);
 	state = pg_atomic_read_u32(&my_slot->loaded);
-	if (state != IDGEN_FLOOR_LOADED &&
-		!(state == IDGEN_FLOOR_READ_IN_RECOVERY && RecoveryInProgress()))
-		sync_floors(my_slot);
+	if (pg_atomic_read_u32(&my_slot->seq) != seqoid ||
+		(state != IDGEN_FLOOR_LOADED &&
+		 !(state == IDGEN_FLOOR_READ_IN_RECOVERY && RecoveryInProgress())))
+		seqoid = sync_floors(my_slot);
+	idgen_clock_floor_seq = seqoid;
 	pg_read_barrier();
 	return my_slot;
 }
@@ -382,28 +293,37 @@ idgen_clock_floor_peek(void)
 int64
 idgen_clock_floor_advance(IdgenFloorSlot *slot, IdgenStream stream, int64 need, int64 target)
 {
-	int64		covered = (int64) pg_atomic_read_u64(&slot->floor[stream]);
+	uint64		covered = pg_atomic_read_u64(&slot->floor[stream]);
 	Oid			lockoid;
 
-	if (covered >= need || !can_write())
-		return covered;
-	lockoid = floor_seq(IDGEN_STREAM_SNOWFLAKE);
-	LockRelationOid(lockoid, ShareUpdateExclusiveLock);
-	if ((int64) pg_atomic_read_u64(&slot->floor[stream]) < need)
+	if (covered >= (uint64) need || !can_write())
+		return (int64) covered;
+	lockoid = lock_floors();
+	/* The floors were made durable in other sequences (a reinstall): here first. */
+	if (pg_atomic_read_u32(&slot->seq) != lockoid)
+		sync_floors_locked(slot, lockoid);
+	if (pg_atomic_read_u64(&slot->floor[stream]) < (uint64) need)
 	{
 		bool		is_called;
 		Oid			seq = floor_seq(stream);
-		/* Never lower a floor someone (a restore, an admin) set higher. */
-		int64		db_target = Max(Max(target, need), idgen_sequence_last_value(seq, &is_called));
+		uint64		stored = (uint64) idgen_sequence_last_value(seq, &is_called);
+		uint64		db_target = Max(Max((uint64) target, (uint64) need), stored);
 
-		idgen_sequence_setval(seq, db_target);
+		/*
+		 * Set higher than the floor in force by someone else (setval after a
+		 * restore into the running database, the docs' way back): the
+		 * stream continues above it, as after a floor read.
+		 */
+		if (stored > pg_atomic_read_u64(&slot->floor[stream]))
+			streams[stream]->raise((int64) stored);
+		idgen_sequence_setval(seq, (int64) db_target);
 		/*
 		 * XactLastRecEnd is the end of the last record this backend inserted
 		 * (the insert position could lie past a page header, which XLogFlush
 		 * rejects).
 		 */
 		XLogFlush(XactLastRecEnd);
-		raise_u64(&slot->floor[stream], db_target);
+		raise_u64(&slot->floor[stream], (int64) db_target);
 		pg_atomic_fetch_add_u64(&slot->advances, 1);
 	}
 	UnlockRelationOid(lockoid, ShareUpdateExclusiveLock);
@@ -420,7 +340,6 @@ IDGEN_FUNCTION(clock_carry_floors)
 {
 	IdgenFloorSlot *slot = idgen_clock_floor_peek();
 
-	clock_attach();
 	if (slot != nullptr && pg_atomic_read_u32(&slot->loaded) != IDGEN_FLOOR_NOT_LOADED)
 		sync_floors(slot);
 	PG_RETURN_VOID();
@@ -437,17 +356,15 @@ ms_datum(int64 unix_ms, bool *isnull)
  * id_gen.clock_streams() → one row per stream: its word's time, how far
  * that is ahead of the clock, since when it runs ahead, this database's
  * floor and its advances; how far the wall clock is ahead of the time the
- * generators follow (a forward step the monotonic clock did not confirm).
+ * generators follow (a forward step being caught up).
  * What id_gen.headroom's clock rows read.
  */
 IDGEN_FUNCTION(clock_streams)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	IdgenClockShared *cs = clock_attach();
 	IdgenFloorSlot *slot = idgen_clock_floor_peek();
 	int64		now = idgen_clock_now_ms();
-	uint64		off = pg_atomic_read_u64(&cs->mono_offset_ns);
-	int64		followed = off == 0 ? now : (idgen_clock_mono_ns() + (int64) off) / 1000000;
+	int64		followed = idgen_clock_followed_ms();
 
 	InitMaterializedSRF(fcinfo, 0);
 	for (int i = 0; i < IDGEN_STREAMS; i++)
@@ -455,8 +372,11 @@ IDGEN_FUNCTION(clock_streams)
 		const IdgenStreamOps *ops = streams[i];
 		int64		word = ops->last_word();
 		int64		at = word == 0 ? 0 : ops->word_unix_ms(word);
+		bool		is_called;
+		/* before this database's first use since the start: its sequence */
 		int64		floor = slot && pg_atomic_read_u32(&slot->loaded) ?
-			(int64) pg_atomic_read_u64(&slot->floor[i]) : 0;
+			(int64) pg_atomic_read_u64(&slot->floor[i]) :
+			idgen_sequence_last_value(floor_seq(i), &is_called);
 		Datum		values[7];
 		bool		nulls[7] = {false};
 

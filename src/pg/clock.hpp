@@ -23,7 +23,7 @@
  *
  * Shared memory holds each database's floors (its IdgenFloorSlot, in its
  * entry: db_state.hpp) as a cache of the sequences, and the clock's
- * monotonic reference (clock.cpp).  Protocol for a stream:
+ * monotonic reference (clock_time.cpp).  Protocol for a stream:
  *
  *   idgen_clock_register(stream, &ops)   from _PG_init
  *   slot = idgen_clock_floor();          when !idgen_clock_floor_ready(slot):
@@ -43,9 +43,9 @@ extern "C" {
 /* How far ahead a floor is reserved: one WAL flush per second at most. */
 #define IDGEN_FLOOR_STEP_MS 1000
 /*
- * The largest forward step of the wall clock followed without the monotonic
- * clock confirming it: beyond, the generators keep to the monotonic clock
- * while the server runs (a glitch cannot push ids years ahead).
+ * How far the wall clock may be ahead of the time the generators follow
+ * before id_gen.headroom says so (a forward step being caught up at twice
+ * real time's rate: idgen_clock_confirm_ms()).
  */
 #define IDGEN_CLOCK_MAX_STEP_MS 1000
 
@@ -64,6 +64,7 @@ typedef enum IdgenStream
 typedef struct IdgenFloorSlot
 {
 	pg_atomic_uint32 loaded;	/* IDGEN_FLOOR_* above */
+	pg_atomic_uint32 seq;		/* OID of the id_gen.snowflake_floor they are durable in */
 	pg_atomic_uint64 floor[IDGEN_STREAMS];	/* this database's floors: state words */
 	pg_atomic_uint64 advances;	/* durable floor advances since start */
 } IdgenFloorSlot;
@@ -97,13 +98,17 @@ extern int64 idgen_clock_now_us(void);
 extern int64 idgen_clock_mono_ns(void);
 
 /*
- * A wall-clock reading (Unix ms) that jumped ahead of the last id: followed
- * if the monotonic clock confirms it (within IDGEN_CLOCK_MAX_STEP_MS), else
- * the time the monotonic clock gives (counted ignored).  The slow path of
- * the generators' clock read, taken when their word's millisecond is not
- * the clock's or the one before.
+ * A wall-clock reading (Unix ms) that jumped ahead of the last id: the
+ * time the generators follow, the monotonic clock plus an offset taken when
+ * shared memory was made, never beyond the wall clock, and catching up
+ * with a wall clock ahead of it at most at twice real time's rate.  The
+ * slow path of the generators' clock read, taken when their word's
+ * millisecond is not the clock's or the one before.
  */
 extern int64 idgen_clock_confirm_ms(int64 wall_ms);
+
+/* The time the generators follow now, Unix ms (id_gen.clock_streams()). */
+extern int64 idgen_clock_followed_ms(void);
 
 /*
  * ERROR unless ids may be generated now: not during recovery (25006), not in
@@ -118,17 +123,30 @@ extern void idgen_check_can_generate(const char *fname);
  */
 extern IdgenFloorSlot *idgen_clock_floor(void);
 
-/* True once the slot's floors are final: nothing to (re)load. */
+/* The OID of id_gen.snowflake_floor this backend last checked the slot against. */
+extern Oid	idgen_clock_floor_seq;
+
+/*
+ * True once the slot's floors are final and durable in this backend's
+ * floor sequences: nothing to (re)load.  Floors written by a transaction
+ * that recreated the sequences (a reinstall, which may roll back) are
+ * written into this backend's first.  Check it after reading a floor (with
+ * pg_read_barrier()): a floor is raised after its sequence's OID is set.
+ */
 static inline bool
 idgen_clock_floor_ready(IdgenFloorSlot *slot)
 {
-	return slot != nullptr && pg_atomic_read_u32(&slot->loaded) == IDGEN_FLOOR_LOADED;
+	return slot != nullptr && pg_atomic_read_u32(&slot->loaded) == IDGEN_FLOOR_LOADED &&
+		pg_atomic_read_u32(&slot->seq) == idgen_clock_floor_seq;
 }
 
 /* This database's slot if one exists, without loading anything. */
 extern IdgenFloorSlot *idgen_clock_floor_peek(void);
 
-/* The largest word of a stream issued without advancing its floor. */
+/*
+ * The largest word of a stream issued without advancing its floor; words
+ * compare as unsigned (timeuuid's from the year 2248 have the top bit set).
+ */
 static inline int64
 idgen_clock_floor_of(IdgenFloorSlot *slot, IdgenStream stream)
 {
@@ -137,7 +155,9 @@ idgen_clock_floor_of(IdgenFloorSlot *slot, IdgenStream stream)
 
 /*
  * Make the database's floor of a stream cover the word need: set it to
- * max(target, what it holds), WAL-flushed; returns the floor now in force,
+ * max(target, what it holds), WAL-flushed; a sequence set above the floor
+ * in force (setval: a restore, an admin) raises the stream's word to it
+ * first.  Returns the floor now in force,
  * below need where nothing can be written (recovery, a read-only
  * transaction, a parallel worker).  May ERROR.
  */

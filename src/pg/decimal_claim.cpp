@@ -17,7 +17,10 @@
  * tag on database InvalidOid, to transaction end), the catalog read with a
  * snapshot taken after it; never a lock on pg_db_role_setting, which any
  * role can hold (ALTER ROLE ... SET in an open transaction).  A database
- * owner holding its own settings row stalls only its own claim.
+ * owner holding its own settings row (an open ALTER DATABASE ... SET) makes
+ * its claim fail after CLAIM_ROW_WAIT_MS (55P03, lock_timeout), so that
+ * the claims of other databases, waiting for the server-wide lock, are not
+ * held for longer.
  */
 #include "pg/clock.hpp"
 #include "pg/decimal_id.hpp"
@@ -30,6 +33,8 @@ extern "C" {
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "storage/lock.h"
+#include "storage/proc.h"
+#include "utils/guc.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -204,6 +209,37 @@ run_utility(const char *sql)
 		elog(ERROR, "id_gen.decimal_id_claim(): \"%s\" failed", sql);
 }
 
+/* How long a claim waits for this database's settings row, held by another transaction. */
+#define CLAIM_ROW_WAIT_MS 1000
+
+static void
+claim_row_context(void *arg)
+{
+	errcontext("id_gen.decimal_id_claim() waits at most %d ms for this database's row of pg_db_role_setting: "
+			   "another transaction holds it (an open ALTER DATABASE ... SET); "
+			   "commit or roll that back, then claim again (CREATE EXTENSION, or id_gen.decimal_id_claim())",
+			   CLAIM_ROW_WAIT_MS);
+}
+
+/*
+ * ALTER DATABASE <this> SET ... under the server-wide claim lock, waiting
+ * for the row at most CLAIM_ROW_WAIT_MS (a lower lock_timeout is kept).
+ */
+static void
+set_database_setting(const char *sql)
+{
+	ErrorContextCallback cb = {error_context_stack, claim_row_context, nullptr};
+	int			nest = NewGUCNestLevel();
+
+	if (LockTimeout == 0 || LockTimeout > CLAIM_ROW_WAIT_MS)
+		(void) set_config_option("lock_timeout", CppAsString2(CLAIM_ROW_WAIT_MS), PGC_SUSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+	error_context_stack = &cb;
+	run_utility(sql);
+	error_context_stack = cb.previous;
+	AtEOXact_GUC(true, nest);
+}
+
 /*
  * id_gen.decimal_id_claim(new_generator, generator_id) → integer (superuser;
  * CREATE EXTENSION calls it): claim a generator id for this database.  A
@@ -269,8 +305,8 @@ IDGEN_FUNCTION(decimal_id_claim)
 	}
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	run_utility(psprintf("ALTER DATABASE %s SET id_gen.decimal_generator_id = %d",
-						 quote_identifier(get_database_name(MyDatabaseId)), id));
+	set_database_setting(psprintf("ALTER DATABASE %s SET id_gen.decimal_generator_id = %d",
+								  quote_identifier(get_database_name(MyDatabaseId)), id));
 	if (id > c.claims_to)
 		run_utility(psprintf("ALTER ROLE %s SET id_gen.decimal_claims_to = %d",
 							 quote_identifier(GetUserNameFromId(BOOTSTRAP_SUPERUSERID, false)), id));

@@ -274,6 +274,7 @@ IDGEN_FUNCTION(decimal_id)
 		if (step != dec::Step::Ok)
 		{
 			decimal_slow(slot, word);
+			CHECK_FOR_INTERRUPTS();
 			continue;
 		}
 		if (pg_atomic_compare_exchange_u64(&slot->word, &word, next))
@@ -376,6 +377,7 @@ IDGEN_FUNCTION(decimal_id_skip)
 		if (word == 0)
 		{
 			decimal_slow(slot, word);
+			CHECK_FOR_INTERRUPTS();
 			continue;
 		}
 		if (dec::word_counter(word) >= target)

@@ -327,7 +327,8 @@ snowflake_reserve(SfStream *st, int32 count, const char *fname)
 	IdgenStream stream = st == &sf_stream ? IDGEN_STREAM_SNOWFLAKE : IDGEN_STREAM_JSID;
 
 	idgen_check_can_generate(fname);
-	if (unlikely(!idgen_clock_floor_ready(st->slot)))
+	/* (the floor is checked ready in the loop, after it is read) */
+	if (unlikely(st->slot == nullptr))
 		snowflake_attach_generator(st);
 	sh = st->shared;
 	sf_epoch_ms = st->epoch_ms;
@@ -340,13 +341,21 @@ snowflake_reserve(SfStream *st, int32 count, const char *fname)
 		int64		floor = idgen_clock_floor_of(st->slot, stream);
 		int32		worker = stream_worker(st, fname);
 
+		/* a floor read after a reinstall raised it in its own sequences: make it ours */
+		pg_read_barrier();
+		if (unlikely(!idgen_clock_floor_ready(st->slot)))
+		{
+			snowflake_attach_generator(st);
+			continue;
+		}
+
 		/* A jump past the last id's next millisecond: follow it only if real time confirms it. */
 		if (unlikely(now > ((int64) state >> st->layout->time_shift()) + 1))
 			now = idgen_clock_confirm_ms(now + sf_epoch_ms) - sf_epoch_ms;
 
-		/* the largest millisecond the floor covers whole */
+		/* the largest millisecond the floor covers whole (unsigned: the last word is INT64_MAX) */
 		sf::Step	s = sf::next(*st->layout, (int64) state, now, worker, count,
-								 ((floor + 1) >> st->layout->time_shift()) - 1, may_borrow,
+								 (int64) (((uint64) floor + 1) >> st->layout->time_shift()) - 1, may_borrow,
 								 idgen_snowflake_start_spread);
 
 		switch (s.status)
@@ -371,6 +380,7 @@ snowflake_reserve(SfStream *st, int32 count, const char *fname)
 					int64		need = sf::state_after(*st->layout, s.need_floor_ms);
 					int64		target = sf::state_after(*st->layout, Max(s.need_floor_ms, now) + IDGEN_FLOOR_STEP_MS);
 
+					CHECK_FOR_INTERRUPTS();
 					/* Always possible here: idgen_check_can_generate() passed. */
 					if (idgen_clock_floor_advance(st->slot, stream, need, target) < need)
 						elog(ERROR, "%s(): the floor could not be advanced", fname);

@@ -217,7 +217,17 @@ tu_next_monotonic(void)
 		 * worker) the id is issued all the same, outside the restart
 		 * guarantee (documented).
 		 */
-		if (unlikely(static_cast<int64>(next) > idgen_clock_floor_of(tu_slot, IDGEN_STREAM_TIMEUUID)))
+		/* unsigned: from the year 2248 a word has its top bit set */
+		uint64		floor = static_cast<uint64>(idgen_clock_floor_of(tu_slot, IDGEN_STREAM_TIMEUUID));
+
+		/* a floor read after a reinstall raised it in its own sequences: make it ours */
+		pg_read_barrier();
+		if (unlikely(!idgen_clock_floor_ready(tu_slot)))
+		{
+			tu_slot = idgen_clock_floor();
+			floor = static_cast<uint64>(idgen_clock_floor_of(tu_slot, IDGEN_STREAM_TIMEUUID));
+		}
+		if (unlikely(next > floor))
 		{
 			uint64		ms = Max(idgen::v7_word_ms(next), now_ns / 1000000) + IDGEN_FLOOR_STEP_MS;
 

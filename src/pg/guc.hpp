@@ -18,7 +18,7 @@ extern char *idgen_encode_key;	/* id_encode()/id_decode() secret; "": unset */
 extern char *idgen_node_tag;	/* hilo_next_text()'s tag */
 /*
  * Headroom thresholds: the generators' exhaustion WARNINGs and the view
- * id_gen.headroom (sql/id_gen--1.4.sql, id_gen.headroom_thresholds()) read
+ * id_gen.headroom (sql/id_gen--2.0.0.sql, id_gen.headroom_thresholds()) read
  * the same four settings, so that both turn at the same point.
  */
 extern int	idgen_headroom_warning_days;

@@ -1,6 +1,6 @@
 /*
  * headroom.cpp: id_gen.headroom_thresholds(), the one place the view
- * id_gen.headroom (sql/id_gen--1.4.sql) reads its thresholds from: the
+ * id_gen.headroom (sql/id_gen--2.0.0.sql) reads its thresholds from: the
  * id_gen.headroom_* settings the generators' exhaustion WARNINGs read
  * (snowflake.cpp, decimal_id.cpp), and the floor's step and the largest
  * clock step followed unconfirmed (clock.hpp), so that the view and the generators turn at the

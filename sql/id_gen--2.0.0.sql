@@ -1,4 +1,4 @@
-/* sql/id_gen--1.4.sql: the whole extension at version 1.4 */
+/* sql/id_gen--2.0.0.sql: the whole extension at version 2.0.0 */
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION id_gen" to load this file. \quit

@@ -53,7 +53,7 @@ while IFS='|' read -r name expr; do
 done <"$WORK/tmp_check/candidates"
 
 # id_gen.snowflake_start_spread (a reload setting): the share of the ceiling
-# at each spread, in this run; without the setting (before 1.4), once.
+# at each spread, in this run; with the spread at 0, once.
 spreads() { # query generator spread...: the query once per spread
     local query=$1 gen=$2
     shift 2

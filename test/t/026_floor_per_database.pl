@@ -3,14 +3,10 @@
 # no database and no parallel worker issues a snowflake id or a timeuuid
 # below one that database issued in a read-write transaction before.
 #
-# Since 1.4 the floor is kept once, in each database's own WAL-logged
-# sequences; the server-wide state file of 1.3, which made the promise
-# reach across the databases of a server, is gone (docs/snowflake.md): a
-# database whose own floor is far behind may, after a restart with the clock
-# set back, issue ids below another database's.  So the first assertion of
-# 1.3's version of this test ("a second database issues ids above every id
-# the first one issued") and its last section (the server floor published
-# only as far as it was written) no longer apply.
+# The floor is kept once, in each database's own WAL-logged sequences, so
+# the promise does not reach across the databases of a server
+# (docs/snowflake.md): a database whose own floor is far behind may, after a
+# restart with the clock set back, issue ids below another database's.
 #
 # Variants of 020_clock_floor_restart.pl, which takes one database and
 # serial calls only:

@@ -15,10 +15,9 @@
 #     database; hilo ids per session and key;
 #   - every snowflake and timeuuid id of a phase is above every id of the
 #     phases before it (after a crash, a restart, a promotion) of the same
-#     database (1.4 keeps the floor once, per database: across a restart
-#     with the clock set back the two databases are not ordered, see
-#     docs/snowflake.md; 1.3's server-wide state file made them so, and this
-#     test checked it);
+#     database (the floor is kept per database: across a restart with the
+#     clock set back the two databases are not ordered, see
+#     docs/snowflake.md);
 #   - one decimal_id generator id per database for its life (every phase),
 #     never shared by the two databases;
 #   - each table holds exactly the rows whose transaction committed.

@@ -183,6 +183,9 @@ BEGIN
         CREATE SEQUENCE bench_ins_seq;
         EXECUTE format('CREATE TABLE bench_ins_%s (id %s PRIMARY KEY, payload int)', k.ord, k.typ);
         EXECUTE format('ALTER TABLE bench_ins_%s ALTER id SET DEFAULT %s', k.ord, k.dflt);
+        IF k.dflt LIKE 'hilo_next(%' THEN
+            PERFORM hilo_create_key(format('bench_ins_%s', k.ord)::regclass);
+        END IF;
         COMMIT;
         CHECKPOINT;
         lsn0 := pg_current_wal_lsn();

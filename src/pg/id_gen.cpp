@@ -49,6 +49,7 @@ _PG_init(void)
 	idgen_hilo_init();
 	idgen_hilo_citus_init();
 	CacheRegisterRelcacheCallback(idgen_relcache_callback, (Datum) 0);
+	idgen_shmem_claim_layout();
 }
 
 /*

@@ -19,10 +19,11 @@
  * them up first writes its layout number (IDGEN_SHMEM_REVISION, the names
  * and sizes of the structures and of the per-database entries) into a
  * header whose name and size never change, and a library of another layout
- * refuses (55000, restart) before it touches any structure; so does every
- * library once the header shows structures that a library without a header
- * (a development build) made.  Either way the backends of the build that
- * came first keep working until the restart.
+ * refuses (55000, restart) before it touches any structure.  The header is
+ * written when the library is loaded (idgen_shmem_claim_layout), so the
+ * backends of the build loaded first keep working until the restart.  A
+ * library without a header (a development build) is caught only where it
+ * made the structures first: after such a build, restart.
  *
  * Locking rules: AddinShmemInitLock is held only while the structures are
  * looked up and initialised.  After that, each structure documents its own
@@ -242,6 +243,37 @@ idgen_shmem_startup(void)
 	shmem_setup();
 	LWLockRelease(AddinShmemInitLock);
 	layout_checked = true;
+}
+
+/*
+ * From _PG_init, not preloaded: the first library a backend loads since the
+ * start writes its layout into the header (and makes nothing else), so the
+ * backends that loaded a library before it was replaced keep it, in
+ * whatever order backends first use a generator.  Nothing is refused here:
+ * Hi/Lo needs no shared memory.
+ */
+void
+idgen_shmem_claim_layout(void)
+{
+	IdgenShmemHeader *h;
+	bool		found;
+
+	if (process_shared_preload_libraries_in_progress || !IsUnderPostmaster)
+		return;
+#ifdef IDGEN_TEST_NO_HEADER
+	return;
+#endif
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	h = static_cast<IdgenShmemHeader *>(shmem_init_struct(nullptr, IDGEN_SHMEM_HEADER,
+														 sizeof(IdgenShmemHeader), &found));
+	if (!found)
+	{
+		h->magic = IDGEN_SHMEM_MAGIC;
+		h->layout = shmem_layout();
+		h->created = 0;
+		h->foreign = false;
+	}
+	LWLockRelease(AddinShmemInitLock);
 }
 
 void

@@ -34,6 +34,9 @@ extern void idgen_shmem_register(const IdgenShmemStruct *s);
 /* From _PG_init only: install the shmem request and startup hooks when preloaded. */
 extern void idgen_shmem_install_hooks(void);
 
+/* From _PG_init only: when not preloaded, claim the layout for this build (shmem.cpp). */
+extern void idgen_shmem_claim_layout(void);
+
 /*
  * Attach to the structure, creating and initialising it if no process has
  * done so since the postmaster started.  Works with and without

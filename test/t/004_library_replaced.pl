@@ -176,4 +176,21 @@ replace_case('not preloaded, after a development build', 0, 'layout2', 'normal',
 replace_case('not preloaded, after a development build of the same sizes', 0, 'layout3', 'normal', 1);
 replace_case('preloaded, new layout', 1, 'normal', 'layout1', 0);
 
+# A session that only loaded the library (Hi/Lo needs no shared memory)
+# before it was replaced keeps its build, even when a new session uses a
+# generator first: the layout is claimed when the library is loaded.
+$node->append_conf('postgresql.conf', "shared_preload_libraries = ''\n");
+install_lib('normal');
+$node->start;
+my $loaded = $node->background_psql('t');
+$loaded->query_safe(q{INSERT INTO h (s) VALUES ('loaded only')});
+install_lib('layout1');
+my ($lr, $lo, $le) = $node->psql('t', 'SELECT snowflake_next()', extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+like($le, qr/ERROR:  55000: id_gen: shared memory was set up by another build/,
+	'loaded only: a new session of the new build is refused although it used a generator first');
+is($loaded->query_safe('SELECT snowflake_next() IS NOT NULL'), 't',
+	'loaded only: the session that loaded the old build keeps working');
+$loaded->quit;
+$node->stop;
+
 done_testing();

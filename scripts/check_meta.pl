@@ -8,7 +8,7 @@
 #   release_status, provides entries (file, version), resources (bugtracker,
 #   repository), prereqs (phases and relationships);
 # - the tree: every file META.json names exists; the version is the
-#   control file's default_version (1.3 -> 1.3.x), provides.id_gen names its
+#   control file's default_version (the same, or X.Y -> X.Y.z), provides.id_gen names its
 #   full install script sql/id_gen--<default_version>.sql; debian/changelog
 #   packages that version; CHANGELOG.md has a section for it.
 #
@@ -162,8 +162,8 @@ if (!defined $default) {
     err "id_gen.control: no default_version";
 } else {
     my $v = $meta->{version} // '';
-    err "version $v is not the control file's default_version $default (expected $default.x)"
-        unless $v =~ /^\Q$default\E\.\d+(?:[-+].*)?$/;
+    err "version $v is not the control file's default_version $default"
+        unless $v =~ /^\Q$default\E(?:\.\d+)?(?:[-+].*)?$/;
     my $e = ref $prov eq 'HASH' ? $prov->{id_gen} : undef;
     if (!$e) { err "provides: no id_gen" }
     else {

@@ -265,15 +265,21 @@ IdgenFloorSlot *
 idgen_clock_floor(void)
 {
 	uint32		state;
-
+	bool		first_use;
 	Oid			seqoid;
 
 	(void) idgen_clock_epoch_ms();	/* fixed before any id */
+	/*
+	 * A backend's first use checks the slot against this database's
+	 * sequences: the slot may be a dropped database's of the same OID, made
+	 * from the same template (the same sequence OIDs).
+	 */
+	first_use = (my_slot == nullptr);
 	if (my_slot == nullptr)
 		my_slot = idgen_db_floor_slot(true);
 	seqoid = floor_seq(IDGEN_STREAM_SNOWFLAKE);
 	state = pg_atomic_read_u32(&my_slot->loaded);
-	if (pg_atomic_read_u32(&my_slot->seq) != seqoid ||
+	if (first_use || pg_atomic_read_u32(&my_slot->seq) != seqoid ||
 		(state != IDGEN_FLOOR_LOADED &&
 		 !(state == IDGEN_FLOOR_READ_IN_RECOVERY && RecoveryInProgress())))
 		seqoid = sync_floors(my_slot);

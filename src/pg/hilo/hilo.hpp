@@ -51,7 +51,8 @@ extern void hilo_check_table(Oid relid, HiloNeed need);
  * with relid's or the sequence's relcache entry (hilo_forget_key, InvalidOid: all). */
 extern Oid	hilo_table_key(Oid relid, AttrNumber *attnum);
 extern void hilo_forget_key(Oid relid);
-/* Whether seqid is still OWNED BY (relid, attnum): checked once the sequence is locked. */
+/* Whether seqid is still OWNED BY (relid, attnum): checked once the sequence is locked, if an
+ * invalidation arrived since the key was found. */
 extern bool hilo_still_owned(Oid seqid, Oid relid, AttrNumber attnum);
 
 /* ---- hilo/next.cpp ---- */

@@ -276,7 +276,7 @@ hilo_key_column(Relation rel)
 	return best;
 }
 
-/* Finding a key reads pg_depend: kept until relid's or the sequence's relcache entry goes. */
+/* Finding a key reads pg_depend: kept until a relcache or pg_sequence invalidation (next.cpp). */
 static struct { Oid relid; Oid seqid; AttrNumber attnum; } hilo_memo[8];
 static int	hilo_memo_next;
 

@@ -16,7 +16,6 @@
 extern "C" {
 #include "access/relation.h"
 #include "access/xact.h"
-#include "access/xlog.h"
 #include "catalog/objectaccess.h"
 #include "catalog/pg_sequence.h"
 #include "commands/sequence.h"
@@ -42,6 +41,13 @@ static HiloCache *hilo_cache = nullptr;
 /* A privilege check is recorded only if no invalidation that could change it arrived meanwhile. */
 static uint64 hilo_inval_count = 0;
 static Oid	hilo_checking = InvalidOid;
+
+/*
+ * Counts the invalidations that may move a key (relcache, pg_sequence: ALTER SEQUENCE ...
+ * OWNED BY sends only the latter); each also forgets the key memo.  A draw reads pg_depend
+ * again only when one arrived between finding the key and locking its sequence.
+ */
+static uint64 hilo_key_changes = 0;
 
 #ifdef IDGEN_TEST_HOOKS
 /* Test builds only: waits until it can take pg_advisory_lock(key) (bigint form). */
@@ -72,30 +78,6 @@ hilo_own_range(void)
 				 errmsg("this node has no Hi/Lo range: id_gen.hilo_node_ranges is on but id_gen.worker_id is not set"),
 				 errhint("Set id_gen.worker_id on this node to a number no other node uses, or turn id_gen.hilo_node_ranges off.")));
 	return idgen::hilo_node_range(w.id);
-}
-
-/*
- * nextval() leaves the WAL flush to the commit, and the record covering our
- * value may be another backend's; a block serves later transactions.
- */
-static void
-hilo_draw_durable(Relation seq)
-{
-	XLogRecPtr	lsn = InvalidXLogRecPtr;
-
-#ifdef IDGEN_TEST_HOOKS
-	hilo_test_wait(idgen_test_wait_before_draw_flush);
-#endif
-	if (RelationNeedsWAL(seq))
-	{
-		Buffer		buf = ReadBuffer(seq, 0);
-
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		lsn = PageGetLSN(BufferGetPage(buf));
-		UnlockReleaseBuffer(buf);
-	}
-	if (lsn > GetFlushRecPtr(NULL))
-		XLogFlush(lsn);
 }
 
 /* The sequence's last_value and is_called, as its data page holds them. */
@@ -171,6 +153,7 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 {
 	for (int attempt = 0;; attempt++)
 	{
+		uint64		changes = hilo_key_changes;
 		AttrNumber	attnum = InvalidAttrNumber;
 		Oid			seqid = own ? hilo_table_key(relid, &attnum) : relid;
 		Relation	seq;
@@ -187,7 +170,7 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 		hilo_test_wait(idgen_test_wait_before_draw_lock);
 #endif
 		seq = relation_open(seqid, RowExclusiveLock);	/* as nextval() */
-		if (own && !hilo_still_owned(seqid, relid, attnum))
+		if (own && changes != hilo_key_changes && !hilo_still_owned(seqid, relid, attnum))
 		{
 			/* OWNED BY changed (no invalidation of the table says so): find the key again. */
 			relation_close(seq, NoLock);
@@ -267,7 +250,6 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 		out->filenode = seq->rd_rel->relfilenode;
 		out->tentative = seq->rd_createSubid != InvalidSubTransactionId ||
 			seq->rd_newRelfilenodeSubid != InvalidSubTransactionId;
-		hilo_draw_durable(seq);
 		relation_close(seq, NoLock);
 		return block;
 	}
@@ -430,6 +412,7 @@ idgen_hilo_relcache(Oid relid)
 {
 	if (!OidIsValid(relid) || relid == hilo_checking)
 		hilo_inval_count++;
+	hilo_key_changes++;
 	hilo_forget_key(relid);
 	if (hilo_cache != nullptr)
 		hilo_cache->mark_stale(relid);
@@ -442,6 +425,14 @@ hilo_role_callback(Datum arg, idgen_syscache_id cacheid, uint32 hashvalue)
 	hilo_inval_count++;
 	if (hilo_cache != nullptr)
 		hilo_cache->mark_stale(0);
+}
+
+/* A pg_sequence row changed (CREATE, ALTER, DROP SEQUENCE): any key may have moved. */
+static void
+hilo_sequence_callback(Datum arg, idgen_syscache_id cacheid, uint32 hashvalue)
+{
+	hilo_key_changes++;
+	hilo_forget_key(InvalidOid);
 }
 
 static void
@@ -490,6 +481,7 @@ idgen_hilo_init(void)
 	object_access_hook = hilo_object_access;
 	CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, hilo_role_callback, (Datum) 0);
 	CacheRegisterSyscacheCallback(AUTHOID, hilo_role_callback, (Datum) 0);
+	CacheRegisterSyscacheCallback(SEQRELID, hilo_sequence_callback, (Datum) 0);
 	RegisterXactCallback(hilo_xact_callback, nullptr);
 	RegisterSubXactCallback(hilo_subxact_callback, nullptr);
 }

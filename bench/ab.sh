@@ -57,6 +57,7 @@ unix_socket_directories = '\''$d'\''
 shared_preload_libraries = '\''id_gen'\''
 jit = off
 synchronous_commit = off
+work_mem = 256MB
 CONF
     "$inst$BINDIR/pg_ctl" -D "$d/data" -l "$d/log" -w start >/dev/null
     echo "$port" >"$d/port"

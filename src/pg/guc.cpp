@@ -33,7 +33,6 @@ double		idgen_headroom_critical_percent = 99;
 #ifdef IDGEN_TEST_HOOKS
 double		idgen_test_clock_offset_ms = 0;
 double		idgen_test_monotonic_offset_ms = 0;
-int			idgen_test_wait_before_draw_flush = 0;
 int			idgen_test_wait_before_draw_lock = 0;
 #endif
 
@@ -297,16 +296,9 @@ idgen_define_gucs(void)
 							nullptr, nullptr, nullptr);
 
 	/*
-	 * Test builds only (make temp-install): a pause point for TAP tests, see
-	 * hilo_draw().  Not compiled into the library make install installs.
+	 * Test builds only (make temp-install): a pause point for isolation tests,
+	 * see hilo_draw().  Not compiled into the library make install installs.
 	 */
-	DefineCustomIntVariable("id_gen.test_wait_before_draw_flush",
-							"Test builds only: a Hi/Lo draw waits for pg_advisory_lock(n) between its nextval() and its WAL flush.",
-							"0 (the default) disables the pause.",
-							&idgen_test_wait_before_draw_flush,
-							0, 0, INT_MAX,
-							PGC_SUSET, GUC_NOT_IN_SAMPLE,
-							nullptr, nullptr, nullptr);
 	DefineCustomIntVariable("id_gen.test_wait_before_draw_lock",
 							"Test builds only: a Hi/Lo draw waits for pg_advisory_lock(n) between finding its key and locking its sequence.",
 							"0 (the default) disables the pause.",

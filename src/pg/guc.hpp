@@ -28,7 +28,6 @@ extern double idgen_headroom_critical_percent;
 #ifdef IDGEN_TEST_HOOKS
 extern double idgen_test_clock_offset_ms;	/* added to the generators' wall clock, ms */
 extern double idgen_test_monotonic_offset_ms;	/* added to their monotonic clock, ms */
-extern int	idgen_test_wait_before_draw_flush;	/* advisory lock key; 0: off */
 extern int	idgen_test_wait_before_draw_lock;	/* advisory lock key; 0: off */
 #endif
 

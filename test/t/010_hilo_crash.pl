@@ -1,10 +1,12 @@
-# Hi/Lo keys survive a crash (immediate shutdown) without reissuing an id:
-# every block handed out before the crash, including blocks held by open
-# transactions, lies below every block drawn after the restart.  A key is
-# its table's sequence, so crash recovery carries it as any sequence.  A
-# key made in a transaction that never committed is gone after the crash,
-# with its table's default; a key drawn from in a transaction that never
-# committed goes on above the block it drew.
+# Hi/Lo keys survive a crash (immediate shutdown) as a serial does.  A key
+# is its table's sequence, so crash recovery carries it as any sequence, and
+# WAL is flushed in order: every block drawn before a commit that reached
+# disk, including blocks held by transactions that never commit, lies below
+# every block drawn after the restart (015 has a block whose record only
+# another session's commit flushed).  A key made in a transaction that
+# never committed is gone after the crash, with its table's default; a key
+# drawn from in a transaction that never committed goes on above the block
+# it drew.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -51,6 +53,8 @@ $s3->query_safe("BEGIN");
 my $first = query_line($s3, "SELECT hilo_next('firstuse2')");
 is($first, '1', 'first draw of a committed key inside an open transaction');
 
+# A commit after those draws (the key made above was one too).
+$node->safe_psql('postgres', "INSERT INTO t (v) VALUES (-1)");
 my $committed_max = $node->safe_psql('postgres', "SELECT max(id) FROM t");
 my $reserved = $node->safe_psql('postgres',
 	"SELECT reserved_to FROM id_gen.hilo_keys WHERE table_name = 't'::regclass");

@@ -15,11 +15,11 @@ DEPS="postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR postgresql-contrib
 # The drivers test/t/050_drivers.pl runs timeuuid through, Hibernate 3.6
 # for test/t/051_hibernate.pl (javassist: Hibernate's bytecode provider, only
 # recommended by the package), the stacks of test/t/052_stacks.pl
-# (asyncpg, Django, ActiveRecord, PgBouncer, Go with pgx v4 built offline from the
+# (asyncpg, Django, Alembic, ActiveRecord, PgBouncer, Go with pgx v4 built offline from the
 # packaged modules; its Node packages come from npm, test/drivers/node/), and the
 # exporter test/t/070_headroom.pl scrapes monitoring/postgres_exporter_queries.yaml
 # with (scripts/test.sh installs them and requires them: ID_GEN_DRIVERS=required).
-DRIVER_DEPS="python3-psycopg2 python3-sqlalchemy libpostgresql-jdbc-java default-jdk-headless libhibernate3-java libjavassist-java libslf4j-java
+DRIVER_DEPS="python3-psycopg2 python3-sqlalchemy python3-alembic libpostgresql-jdbc-java default-jdk-headless libhibernate3-java libjavassist-java libslf4j-java
       python3-asyncpg python3-django ruby-activerecord ruby-pg golang-go golang-github-jackc-pgx-v4-dev pgbouncer
       prometheus-postgres-exporter"
 command -v npm >/dev/null 2>&1 || DRIVER_DEPS="$DRIVER_DEPS nodejs npm"

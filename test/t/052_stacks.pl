@@ -3,7 +3,8 @@
 #   Node 20 (npm, versions pinned by test/drivers/node/package-lock.json):
 #     node-postgres 8, Sequelize 6, TypeORM, Knex 3, Kysely, Drizzle ORM and
 #     drizzle-kit push/pull;
-#   Debian 12: asyncpg 0.27, Django 3.2 + psycopg2, ActiveRecord 6.1 +
+#   Debian 12: asyncpg 0.27, Django 3.2 + psycopg2, Alembic 1.8 (a Hi/Lo
+#     key through autogenerate), ActiveRecord 6.1 +
 #     ruby-pg (schema.rb dump included), Go 1.19 + pgx v4 (built offline
 #     from Debian's packaged modules); PgBouncer 1.18 in transaction mode.
 # Each checks the no-recipe path first (a uuid column with DEFAULT
@@ -110,6 +111,17 @@ if (system("$python -c 'import django, psycopg2' >/dev/null 2>&1") == 0)
 else
 {
 	missing('Django', 'install python3-django and python3-psycopg2');
+}
+
+# Alembic 1.8 with SQLAlchemy 1.4: Debian's python3-alembic.
+if (system("$python -c 'import alembic, sqlalchemy, psycopg2' >/dev/null 2>&1") == 0)
+{
+	local $ENV{PYTHONDONTWRITEBYTECODE} = '1';
+	run_stack('Alembic', $python, "$drivers/alembic_stacks.py");
+}
+else
+{
+	missing('Alembic', 'install python3-alembic and python3-psycopg2');
 }
 
 # ActiveRecord 6.1 with ruby-pg: Debian's ruby-activerecord, ruby-pg.

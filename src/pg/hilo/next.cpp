@@ -16,6 +16,7 @@
 extern "C" {
 #include "access/relation.h"
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "catalog/objectaccess.h"
 #include "catalog/pg_sequence.h"
 #include "commands/sequence.h"
@@ -98,6 +99,28 @@ hilo_seq_data(Relation seq, int64 *last_value, bool *is_called)
 	UnlockReleaseBuffer(buf);
 }
 
+/*
+ * Under wal_level = minimal a relfilenode made in this transaction is not WAL-logged: its
+ * page is written whole at the commit, with the count of values nextval() believes
+ * pre-logged, and after the commit that many values (blocks, here) would be drawn with no
+ * record a crash could bring back.  Zeroing the count makes the first draw after the commit
+ * write its record.
+ */
+static void
+hilo_seq_forget_prelogged(Relation seq)
+{
+	Buffer		buf = ReadBuffer(seq, 0);
+	Page		page;
+	HeapTupleHeader th;
+
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	page = BufferGetPage(buf);
+	th = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, FirstOffsetNumber));
+	((Form_pg_sequence_data) ((char *) th + th->t_hoff))->log_cnt = 0;
+	MarkBufferDirty(buf);
+	UnlockReleaseBuffer(buf);
+}
+
 /* A WARNING where id_gen.headroom says warning or critical: once per key and level a minute. */
 #define HILO_WARN_AGAIN_MS 60000
 
@@ -169,11 +192,18 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 		/* Between finding the key and locking its sequence. */
 		hilo_test_wait(idgen_test_wait_before_draw_lock);
 #endif
-		seq = relation_open(seqid, RowExclusiveLock);	/* as nextval() */
-		if (own && changes != hilo_key_changes && !hilo_still_owned(seqid, relid, attnum))
+		seq = try_relation_open(seqid, RowExclusiveLock);	/* as nextval() */
+		if (seq == nullptr && !own)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("sequence with OID %u does not exist", seqid),
+					 errhint("It was dropped; the default names the sequence the application draws from.")));
+		if (seq == nullptr ||
+			(own && changes != hilo_key_changes && !hilo_still_owned(seqid, relid, attnum)))
 		{
-			/* OWNED BY changed (no invalidation of the table says so): find the key again. */
-			relation_close(seq, NoLock);
+			/* Dropped while we waited for its lock, or OWNED BY changed: find the key again. */
+			if (seq != nullptr)
+				relation_close(seq, NoLock);
 			hilo_forget_key(relid);
 			if (attempt < 2)
 				continue;
@@ -207,6 +237,8 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 			hilo_citus_check_type(params.seqtypid, relid);
 		hilo_seq_data(seq, &last_value, &is_called);
 		v = nextval_internal(seqid, !own);
+		if (!RelationNeedsWAL(seq))
+			hilo_seq_forget_prelogged(seq);	/* permanent, so wal_level = minimal */
 		if (own || strategy == HiloStrategy::pooled)
 			st = idgen::hilo_count_block(v, params.seqincrement, params.seqmin, !is_called && v == last_value, &block);
 		else
@@ -255,12 +287,30 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 	}
 }
 
-/* For hilo_reserve(): a block of relid's key that an abort could not take back, or an ERROR. */
+/*
+ * For hilo_reserve(): a block of relid's key that an abort could not take back, or an ERROR.
+ * Its ids leave the database, so unlike nextval()'s values it is durable before it is
+ * returned: WAL flushed up to the LSN of the sequence page it was drawn from (the record
+ * covering it may be another backend's, not flushed yet).
+ */
 HiloBlock
 hilo_draw_block(Oid relid)
 {
 	HiloDrawn	d;
 	HiloBlock	b = hilo_draw(relid, true, HiloStrategy::pooled, 0, &d);
+	Relation	seq = relation_open(d.seqid, NoLock);	/* locked by the draw */
+
+	if (RelationNeedsWAL(seq))
+	{
+		Buffer		buf = ReadBuffer(seq, 0);
+		XLogRecPtr	lsn;
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		lsn = PageGetLSN(BufferGetPage(buf));
+		UnlockReleaseBuffer(buf);
+		XLogFlush(lsn);
+	}
+	relation_close(seq, NoLock);
 
 	if (d.tentative)
 		ereport(ERROR,
@@ -272,13 +322,16 @@ hilo_draw_block(Oid relid)
 	return b;
 }
 
-/* The sequence's relfilenode now (it is locked as nextval() locks it). */
+/* The sequence's relfilenode now (it is locked as nextval() locks it); 0 if it was dropped. */
 static uint32
 hilo_filenode(Oid seqid)
 {
-	Relation	seq = relation_open(seqid, RowExclusiveLock);
-	uint32		fn = seq->rd_rel->relfilenode;
+	Relation	seq = try_relation_open(seqid, RowExclusiveLock);
+	uint32		fn;
 
+	if (seq == nullptr)
+		return 0;
+	fn = seq->rd_rel->relfilenode;
 	relation_close(seq, NoLock);
 	return fn;
 }
@@ -427,12 +480,18 @@ hilo_role_callback(Datum arg, idgen_syscache_id cacheid, uint32 hashvalue)
 		hilo_cache->mark_stale(0);
 }
 
-/* A pg_sequence row changed (CREATE, ALTER, DROP SEQUENCE): any key may have moved. */
+/*
+ * A pg_sequence row changed (CREATE, ALTER, DROP SEQUENCE): any key may have moved, by hand
+ * (ALTER SEQUENCE ... OWNED BY, CREATE SEQUENCE ... OWNED BY) with no invalidation of its
+ * table, so every entry is checked again and keeps its block only if its key is the same.
+ */
 static void
 hilo_sequence_callback(Datum arg, idgen_syscache_id cacheid, uint32 hashvalue)
 {
 	hilo_key_changes++;
 	hilo_forget_key(InvalidOid);
+	if (hilo_cache != nullptr)
+		hilo_cache->mark_stale(0);
 }
 
 static void

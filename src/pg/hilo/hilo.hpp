@@ -43,20 +43,18 @@ extern char *hilo_quoted_name(Oid relid);
 extern void hilo_refuse_in_recovery(void);
 extern void hilo_null_argument(const char *what, const char *example);
 extern Datum hilo_result_row(FunctionCallInfo fcinfo, Datum *values);
+extern idgen::HiloStrategy hilo_strategy_arg(text *arg);	/* ERROR 22023 if unknown */
 /* relid a table, not temporary; the caller owns it, may draw its ids (INSERT on it, or USAGE
  * or UPDATE on its key's sequence, as a serial's default) or use its key's sequence. */
 enum class HiloNeed : uint8_t { owner, draw, sequence };
 extern void hilo_check_table(Oid relid, HiloNeed need);
-/* relid's key: its sequence and column (ERROR 55000 with the hint if none); memo dropped
- * with relid's or the sequence's relcache entry (hilo_forget_key, InvalidOid: all). */
+/* relid's key: its sequence and column (ERROR 55000 with the hint if none); memo dropped at
+ * a relcache or pg_sequence invalidation (hilo_forget_key, InvalidOid: all). */
 extern Oid	hilo_table_key(Oid relid, AttrNumber *attnum);
 extern void hilo_forget_key(Oid relid);
-/* Whether seqid is still OWNED BY (relid, attnum): checked once the sequence is locked, if an
- * invalidation arrived since the key was found. */
-extern bool hilo_still_owned(Oid seqid, Oid relid, AttrNumber attnum);
 
 /* ---- hilo/next.cpp ---- */
-/* hilo_reserve(): one block of relid's key, never from a relfilenode this transaction made. */
+/* hilo_reserve(): one durable block of relid's key, never from a relfilenode this transaction made. */
 extern idgen::HiloBlock hilo_draw_block(Oid relid);
 extern void hilo_discard(void);	/* DISCARD SEQUENCES: drops this backend's blocks */
 /* An own key's ids on this node: its range with id_gen.hilo_node_ranges, else all. */

@@ -332,16 +332,6 @@ hilo_table_key(Oid relid, AttrNumber *attnum)
 	return seqid;
 }
 
-bool
-hilo_still_owned(Oid seqid, Oid relid, AttrNumber attnum)
-{
-	Oid			owner_rel;
-	int32		owner_col;
-
-	return sequenceIsOwned(seqid, DEPENDENCY_AUTO, &owner_rel, &owner_col) &&
-		owner_rel == relid && owner_col == attnum;
-}
-
 /*
  * The largest id of (relid, attnum) in range, in every table that inherits it, read from
  * the heap: row-level security hides no row, and the caller's lock keeps writers out.  A
@@ -577,16 +567,19 @@ IDGEN_FUNCTION(hilo_key_list)
 	return (Datum) 0;
 }
 
-static idgen::HiloStrategy
+idgen::HiloStrategy
 hilo_strategy_arg(text *arg)
 {
-	char	   *s = text_to_cstring(arg);
+	char		buf[24];			/* longer than any strategy name; no palloc per call */
+	int			len = Min((int) VARSIZE_ANY_EXHDR(arg), (int) sizeof(buf) - 1);
 	idgen::HiloStrategy strategy;
 
-	if (!idgen::hilo_parse_strategy(s, &strategy))
+	memcpy(buf, VARDATA_ANY(arg), len);
+	buf[len] = '\0';
+	if (!idgen::hilo_parse_strategy(buf, &strategy))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown Hi/Lo strategy \"%s\"", s),
+				 errmsg("unknown Hi/Lo strategy \"%s\"", text_to_cstring(arg)),
 				 errhint("Use one of: %s.", idgen::hilo_strategy_list)));
 	return strategy;
 }

@@ -17,6 +17,7 @@ extern "C" {
 #include "access/relation.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "catalog/dependency.h"
 #include "catalog/objectaccess.h"
 #include "catalog/pg_sequence.h"
 #include "commands/sequence.h"
@@ -81,44 +82,34 @@ hilo_own_range(void)
 	return idgen::hilo_node_range(w.id);
 }
 
-/* The sequence's last_value and is_called, as its data page holds them. */
-static void
-hilo_seq_data(Relation seq, int64 *last_value, bool *is_called)
-{
-	Buffer		buf = ReadBuffer(seq, 0);
-	Page		page;
-	HeapTupleHeader th;
-	Form_pg_sequence_data d;
-
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	th = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, FirstOffsetNumber));
-	d = (Form_pg_sequence_data) ((char *) th + th->t_hoff);
-	*last_value = d->last_value;
-	*is_called = d->is_called;
-	UnlockReleaseBuffer(buf);
-}
-
 /*
- * Under wal_level = minimal a relfilenode made in this transaction is not WAL-logged: its
- * page is written whole at the commit, with the count of values nextval() believes
- * pre-logged, and after the commit that many values (blocks, here) would be drawn with no
- * record a crash could bring back.  Zeroing the count makes the first draw after the commit
- * write its record.
+ * The sequence's data page: its LSN, and last_value and is_called into *d.  forget: under
+ * wal_level = minimal a relfilenode made in this transaction is not WAL-logged but written
+ * whole at the commit, with the count of values nextval() believes pre-logged, which would
+ * let that many blocks be drawn after the commit with no record a crash could bring back;
+ * zeroing it makes the first draw after the commit write its record.
  */
-static void
-hilo_seq_forget_prelogged(Relation seq)
+static XLogRecPtr
+hilo_seq_page(Relation seq, FormData_pg_sequence_data *d, bool forget = false)
 {
 	Buffer		buf = ReadBuffer(seq, 0);
 	Page		page;
 	HeapTupleHeader th;
+	XLogRecPtr	lsn;
 
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	LockBuffer(buf, forget ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	th = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, FirstOffsetNumber));
-	((Form_pg_sequence_data) ((char *) th + th->t_hoff))->log_cnt = 0;
-	MarkBufferDirty(buf);
+	if (forget)
+	{
+		((Form_pg_sequence_data) ((char *) th + th->t_hoff))->log_cnt = 0;
+		MarkBufferDirty(buf);
+	}
+	if (d != nullptr)
+		*d = *(Form_pg_sequence_data) ((char *) th + th->t_hoff);
+	lsn = PageGetLSN(page);
 	UnlockReleaseBuffer(buf);
+	return lsn;
 }
 
 /* A WARNING where id_gen.headroom says warning or critical: once per key and level a minute. */
@@ -165,6 +156,7 @@ struct HiloDrawn
 	Oid			seqid;
 	uint32		filenode;
 	bool		tentative;		/* a relfilenode of this transaction */
+	bool		durable;		/* in: flush WAL up to the block's sequence page */
 };
 
 /*
@@ -178,12 +170,13 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 	{
 		uint64		changes = hilo_key_changes;
 		AttrNumber	attnum = InvalidAttrNumber;
+		Oid			owner_rel;
+		int32		owner_col;
 		Oid			seqid = own ? hilo_table_key(relid, &attnum) : relid;
 		Relation	seq;
 		HeapTuple	tup;
 		FormData_pg_sequence params;
-		int64		last_value;
-		bool		is_called;
+		FormData_pg_sequence_data data;
 		int64		v;
 		HiloBlock	block;
 		HiloStatus	st;
@@ -194,12 +187,12 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 #endif
 		seq = try_relation_open(seqid, RowExclusiveLock);	/* as nextval() */
 		if (seq == nullptr && !own)
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_TABLE),
-					 errmsg("sequence with OID %u does not exist", seqid),
-					 errhint("It was dropped; the default names the sequence the application draws from.")));
+			ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("sequence with OID %u does not exist", seqid)));
+		/* OWNED BY lives in pg_depend: read it again if an invalidation came since the key was found. */
 		if (seq == nullptr ||
-			(own && changes != hilo_key_changes && !hilo_still_owned(seqid, relid, attnum)))
+			(own && changes != hilo_key_changes &&
+			 !(sequenceIsOwned(seqid, DEPENDENCY_AUTO, &owner_rel, &owner_col) &&
+			   owner_rel == relid && owner_col == attnum)))
 		{
 			/* Dropped while we waited for its lock, or OWNED BY changed: find the key again. */
 			if (seq != nullptr)
@@ -235,12 +228,14 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 					 errhint("ALTER SEQUENCE %s INCREMENT BY <block size>.", hilo_relname(seqid))));
 		if (own)
 			hilo_citus_check_type(params.seqtypid, relid);
-		hilo_seq_data(seq, &last_value, &is_called);
+		(void) hilo_seq_page(seq, &data);
 		v = nextval_internal(seqid, !own);
 		if (!RelationNeedsWAL(seq))
-			hilo_seq_forget_prelogged(seq);	/* permanent, so wal_level = minimal */
+			(void) hilo_seq_page(seq, nullptr, true);	/* permanent, so wal_level = minimal */
+		else if (out->durable)
+			XLogFlush(hilo_seq_page(seq, nullptr));
 		if (own || strategy == HiloStrategy::pooled)
-			st = idgen::hilo_count_block(v, params.seqincrement, params.seqmin, !is_called && v == last_value, &block);
+			st = idgen::hilo_count_block(v, params.seqincrement, params.seqmin, !data.is_called && v == data.last_value, &block);
 		else
 			st = idgen::hilo_block(strategy, v, idgen::hilo_block_size(strategy, max_lo, params.seqincrement), &block);
 		if (st == HiloStatus::below_one && attempt < 2)
@@ -289,28 +284,14 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 
 /*
  * For hilo_reserve(): a block of relid's key that an abort could not take back, or an ERROR.
- * Its ids leave the database, so unlike nextval()'s values it is durable before it is
- * returned: WAL flushed up to the LSN of the sequence page it was drawn from (the record
- * covering it may be another backend's, not flushed yet).
+ * Its ids leave the database, so unlike nextval()'s values it is durable when returned: WAL
+ * flushed to its sequence page's LSN (the record covering it may be another backend's).
  */
 HiloBlock
 hilo_draw_block(Oid relid)
 {
-	HiloDrawn	d;
+	HiloDrawn	d = {InvalidOid, 0, false, true};
 	HiloBlock	b = hilo_draw(relid, true, HiloStrategy::pooled, 0, &d);
-	Relation	seq = relation_open(d.seqid, NoLock);	/* locked by the draw */
-
-	if (RelationNeedsWAL(seq))
-	{
-		Buffer		buf = ReadBuffer(seq, 0);
-		XLogRecPtr	lsn;
-
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		lsn = PageGetLSN(BufferGetPage(buf));
-		UnlockReleaseBuffer(buf);
-		XLogFlush(lsn);
-	}
-	relation_close(seq, NoLock);
 
 	if (d.tentative)
 		ereport(ERROR,
@@ -322,17 +303,15 @@ hilo_draw_block(Oid relid)
 	return b;
 }
 
-/* The sequence's relfilenode now (it is locked as nextval() locks it); 0 if it was dropped. */
+/* The sequence's relfilenode now (locked as nextval() locks it); 0 if it was dropped. */
 static uint32
 hilo_filenode(Oid seqid)
 {
 	Relation	seq = try_relation_open(seqid, RowExclusiveLock);
-	uint32		fn;
+	uint32		fn = seq != nullptr ? seq->rd_rel->relfilenode : 0;
 
-	if (seq == nullptr)
-		return 0;
-	fn = seq->rd_rel->relfilenode;
-	relation_close(seq, NoLock);
+	if (seq != nullptr)
+		relation_close(seq, NoLock);
 	return fn;
 }
 
@@ -350,7 +329,7 @@ hilo_next_slow(Oid relid, bool own, HiloStrategy strategy, int32 max_lo)
 	{
 		HiloEntry  *e = hilo_cache->find(relid);
 		int64_t		id;
-		HiloDrawn	d;
+		HiloDrawn	d = {InvalidOid, 0, false, false};
 
 		if (e == nullptr || e->stale || e->checked_role != role ||
 			(!own && (e->strategy != strategy || e->max_lo != max_lo)))
@@ -419,9 +398,6 @@ IDGEN_FUNCTION(hilo_next)
 /* hilo_next(seq, strategy, max_lo DEFAULT NULL): an ORM's sequence, under its formula. */
 IDGEN_FUNCTION(hilo_next_orm)
 {
-	text	   *name;
-	char		buf[24];
-	int			len;
 	HiloStrategy strategy;
 	int32		max_lo = PG_ARGISNULL(2) ? 0 : PG_GETARG_INT32(2);
 	HiloEntry  *e;
@@ -431,15 +407,7 @@ IDGEN_FUNCTION(hilo_next_orm)
 		hilo_null_argument("seq", "Pass the sequence the application draws from, e.g. hilo_next('app_seq', 'pooled_lo').");
 	if (PG_ARGISNULL(1))
 		hilo_null_argument("strategy", "Pass the ORM's formula, one of classic, legacy, pooled_lo, pooled, pooled_hibernate3.");
-	name = PG_GETARG_TEXT_PP(1);
-	len = Min((int) VARSIZE_ANY_EXHDR(name), (int) sizeof(buf) - 1);
-	memcpy(buf, VARDATA_ANY(name), len);
-	buf[len] = '\0';
-	if (!idgen::hilo_parse_strategy(buf, &strategy))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown Hi/Lo strategy \"%s\"", text_to_cstring(name)),
-				 errhint("Use one of: %s.", idgen::hilo_strategy_list)));
+	strategy = hilo_strategy_arg(PG_GETARG_TEXT_PP(1));
 	if (!idgen::hilo_size_is_increment(strategy) && max_lo <= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

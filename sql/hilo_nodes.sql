@@ -77,6 +77,20 @@ DROP TABLE nodes_ref;
 SELECT count(*) AS key_sequence_left FROM pg_class WHERE relname = 'nodes_ref_id_seq';
 DROP TABLE nodes_ref_102200;
 
+-- undistribute_table() and alter_distributed_table() make the table anew as
+-- <name>_<hash of name>, drop the old one (CASCADE) and rename the new one:
+-- its default names the new table, so it survives as the table's key.
+CREATE TABLE nodes_u (id bigint PRIMARY KEY DEFAULT hilo_next('nodes_u'));
+SELECT hilo_create_key('nodes_u');
+SELECT 'nodes_u_' || (hashtext('nodes_u')::bigint & 4294967295) AS temp_name \gset
+CREATE TABLE :temp_name (id bigint PRIMARY KEY DEFAULT hilo_next('public.nodes_u'::regclass));
+ALTER SEQUENCE nodes_u_id_seq OWNED BY :temp_name.id;
+DROP TABLE nodes_u CASCADE;
+ALTER TABLE :temp_name RENAME TO nodes_u;
+SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'nodes_u'::regclass;
+INSERT INTO nodes_u DEFAULT VALUES RETURNING id;
+DROP TABLE nodes_u;
+
 SET allow_system_table_mods = on;
 DROP TABLE pg_catalog.pg_dist_local_group;
 RESET allow_system_table_mods;

@@ -1,13 +1,14 @@
 /*
- * hilo/citus.cpp: Hi/Lo defaults on Citus shards.  Citus makes a shard as
- * its table's DDL renamed (DEFAULT hilo_next('public.t'::regclass) in CREATE
- * TABLE public.t_102008) before the shell table exists on a worker: for a
- * shard (<name>_<digits>, same schema) of the table a hilo_next() or
- * hilo_next_text() default names, this ProcessUtility hook writes
- * hilo_next('public.t'::text::regclass), resolved at each call.  A worker's
- * copy of a bigint key's sequence has a window of its own (MINVALUE (group
- * << 48) + 1), and blocks never reach below MINVALUE; a key that is not
- * bigint is refused on Citus, which leaves such a sequence exhausted.
+ * hilo/citus.cpp: Hi/Lo defaults on Citus.  Citus makes a shard as its
+ * table's DDL renamed (DEFAULT hilo_next('public.t'::regclass) in CREATE
+ * TABLE public.t_102008), sometimes before t exists on the node, and drops t
+ * before its shards: on a Citus node, this ProcessUtility hook writes a
+ * hilo_next() or hilo_next_text() default of a <name>_<digits> table naming
+ * another table as hilo_next('public.t'::text::regclass), resolved at each
+ * call and holding nothing.  A worker's copy of a bigint key's sequence has a
+ * window of its own (MINVALUE (group << 48) + 1), and blocks never reach
+ * below MINVALUE; a key that is not bigint is refused on Citus, which leaves
+ * such a sequence exhausted.
  */
 #include "pg/pg.hpp"
 
@@ -16,17 +17,15 @@
 #include "pg/node_identity.hpp"
 
 extern "C" {
-#include "access/htup_details.h"
 #include "access/xact.h"
-#include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "catalog/namespace.h"
+#include "common/hashfn.h"
 #include "nodes/makefuncs.h"
 #include "nodes/parsenodes.h"
 #include "parser/parser.h"
 #include "tcop/utility.h"
 #include "utils/lsyscache.h"
-#include "utils/syscache.h"
 }
 
 #include <cctype>
@@ -34,30 +33,15 @@ extern "C" {
 
 static ProcessUtility_hook_type prev_process_utility = nullptr;
 
-/* Whether name is base, '_' and one or more digits. */
-static bool
-hilo_is_shard_name(const char *name, const char *base)
-{
-	size_t		n = strlen(base);
-
-	if (strncmp(name, base, n) != 0 || name[n] != '_' || name[n + 1] == '\0')
-		return false;
-	for (const char *p = name + n + 1; *p; p++)
-		if (!isdigit((unsigned char) *p))
-			return false;
-	return true;
-}
-
-/* Rewrites expr, a default hilo_next[_text]('t'), into the short form by name if shard is t's. */
+/* Rewrites expr, a default hilo_next[_text]('t') of table rel in nsp, if t is another table. */
 static void
-hilo_rewrite_default(Node *expr, const char *shard, const char *nsp)
+hilo_rewrite_default(Node *expr, const char *rel, const char *nsp)
 {
 	FuncCall   *fc = (FuncCall *) expr;
 	const char *fname;
 	TypeCast   *tc;
 	A_Const    *con;
 	RangeVar   *named;
-	TypeCast   *to_text;
 
 	if (expr == nullptr || !IsA(expr, FuncCall) || fc->args == NIL)
 		return;
@@ -72,12 +56,17 @@ hilo_rewrite_default(Node *expr, const char *shard, const char *nsp)
 	if (con->isnull || !IsA(&con->val, String))
 		return;
 	named = makeRangeVarFromNameList(idgen_qualified_name_list(strVal(&con->val)));
-	if (!hilo_is_shard_name(shard, named->relname) ||
-		(named->schemaname != nullptr && strcmp(named->schemaname, nsp) != 0))
+	const char *t = named->relname;
+	/* Its own key, or t's replacement in undistribute_table() etc., renamed t once t is dropped. */
+	if ((named->schemaname == nullptr || strcmp(named->schemaname, nsp) == 0) &&
+		(strcmp(t, rel) == 0 || strcmp(rel, psprintf("%s_%u", t, hash_bytes((const unsigned char *) t, strlen(t)))) == 0))
+	{
+		con->val.sval.sval = pstrdup(quote_qualified_identifier(nsp, rel));
 		return;
+	}
 	/* Qualified, so that every session finds the same table whatever its search_path. */
-	con->val.sval.sval = pstrdup(quote_qualified_identifier(nsp, named->relname));
-	to_text = makeNode(TypeCast);
+	con->val.sval.sval = pstrdup(quote_qualified_identifier(named->schemaname ? named->schemaname : nsp, t));
+	TypeCast   *to_text = makeNode(TypeCast);
 	to_text->arg = tc->arg;
 	to_text->typeName = SystemTypeName((char *) "text");
 	to_text->location = -1;
@@ -152,7 +141,7 @@ hilo_citus_check_type(Oid seqtypid, Oid relid)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("the Hi/Lo key of table %s is not bigint, which Citus needs", hilo_relname(relid)),
 				 errdetail("Citus gives each node a window of a bigint sequence; a smaller sequence it leaves exhausted."),
-				 errhint("ALTER TABLE ... ALTER COLUMN ... TYPE bigint and ALTER SEQUENCE ... AS bigint before create_distributed_table().")));
+				 errhint("undistribute_table(), ALTER COLUMN ... TYPE bigint, DROP SEQUENCE, SET DEFAULT, hilo_create_key(), then create_distributed_table().")));
 }
 
 void

@@ -46,8 +46,8 @@ INSERT INTO nodes_dist (n) VALUES (0) RETURNING id - 562949953421313 AS into_win
 INSERT INTO nodes_dist_102008 (n) SELECT g FROM generate_series(1, 12) g
 RETURNING id - 562949953421313 AS into_window;
 INSERT INTO nodes_dist_102009 DEFAULT VALUES RETURNING split_part(id, '/', 1) AS text_id_of;
--- A block size changed on the coordinator reaches the worker as ALTER
--- SEQUENCE (Citus keeps its bounds): later blocks lie above, in the window.
+-- A block size changed on the node itself (Citus refuses ALTER SEQUENCE of
+-- a distributed key): later blocks lie above, in the window.
 ALTER SEQUENCE nodes_dist_id_seq INCREMENT BY 100;
 \c
 INSERT INTO nodes_dist_102008 (n) VALUES (13), (14) RETURNING id - 562949953421313 AS into_window;

@@ -31,18 +31,26 @@ typedef struct IdgenClockShared
 
 static IdgenClockShared *clock_shared = nullptr;
 
-int64
-idgen_clock_now_ns(void)
+/* Test builds add an offset (id_gen.test_*_offset_ms) to each clock; others have none. */
+#ifdef IDGEN_TEST_HOOKS
+#define CLOCK_TEST_OFFSET_NS(ms) ((int64) ((ms) * 1000000.0))
+#else
+#define CLOCK_TEST_OFFSET_NS(ms) 0
+#endif
+
+static int64
+clock_read_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-#ifdef IDGEN_TEST_HOOKS
-	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec +
-		(int64) (idgen_test_clock_offset_ms * 1000000.0);
-#else
+	clock_gettime(id, &ts);
 	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec;
-#endif
+}
+
+int64
+idgen_clock_now_ns(void)
+{
+	return clock_read_ns(CLOCK_REALTIME) + CLOCK_TEST_OFFSET_NS(idgen_test_clock_offset_ms);
 }
 
 int64
@@ -60,18 +68,10 @@ idgen_clock_now_ms(void)
 int64
 idgen_clock_mono_ns(void)
 {
-	struct timespec ts;
-
 #ifdef CLOCK_BOOTTIME
-	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return clock_read_ns(CLOCK_BOOTTIME) + CLOCK_TEST_OFFSET_NS(idgen_test_monotonic_offset_ms);
 #else
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-#endif
-#ifdef IDGEN_TEST_HOOKS
-	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec +
-		(int64) (idgen_test_monotonic_offset_ms * 1000000.0);
-#else
-	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return clock_read_ns(CLOCK_MONOTONIC) + CLOCK_TEST_OFFSET_NS(idgen_test_monotonic_offset_ms);
 #endif
 }
 

@@ -25,6 +25,9 @@ SET allow_system_table_mods = on;
 CREATE TABLE pg_catalog.pg_dist_local_group (groupid int NOT NULL PRIMARY KEY);
 INSERT INTO pg_catalog.pg_dist_local_group VALUES (2);
 RESET allow_system_table_mods;
+-- Citus runs a shard's DDL from a function (worker_apply_shard_ddl_command()),
+-- never as a top-level statement.
+CREATE FUNCTION nodes_citus_runs(ddl text) RETURNS void LANGUAGE plpgsql AS $$ BEGIN EXECUTE ddl; END $$;
 
 -- A distributed table's key on a Citus worker, as Citus makes it there.
 -- First the key's sequence from the coordinator's definition, given this
@@ -34,8 +37,8 @@ RESET allow_system_table_mods;
 CREATE SEQUENCE nodes_dist_id_seq AS bigint INCREMENT 10 MINVALUE 1 START 1;
 ALTER SEQUENCE nodes_dist_id_seq START 562949953421313 MINVALUE 562949953421313
   MAXVALUE 844424930131969 RESTART 562949953421313;
-CREATE TABLE nodes_dist_102008 (id bigint PRIMARY KEY DEFAULT hilo_next('public.nodes_dist'::regclass), n int);
-CREATE TABLE nodes_dist_102009 (id text DEFAULT hilo_next_text('public.nodes_dist'::regclass));
+SELECT nodes_citus_runs($$CREATE TABLE nodes_dist_102008 (id bigint PRIMARY KEY DEFAULT hilo_next('public.nodes_dist'::regclass), n int)$$);
+SELECT nodes_citus_runs($$CREATE TABLE nodes_dist_102009 (id text DEFAULT hilo_next_text('public.nodes_dist'::regclass))$$);
 -- The shard's default names the shell table by name, resolved at each
 -- call: it draws from the shell table's key.
 SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'nodes_dist_102008'::regclass;
@@ -69,9 +72,9 @@ DROP TABLE nodes_int;
 -- the shards.
 CREATE TABLE nodes_ref (id bigint PRIMARY KEY DEFAULT hilo_next('nodes_ref'));
 SELECT hilo_create_key('nodes_ref');
-CREATE TABLE nodes_ref_102200 (id bigint PRIMARY KEY DEFAULT hilo_next('public.nodes_ref'::regclass));
+SELECT nodes_citus_runs($$CREATE TABLE nodes_ref_102200 (id bigint PRIMARY KEY DEFAULT hilo_next('public.nodes_ref'::regclass))$$);
 INSERT INTO nodes_ref_102200 DEFAULT VALUES RETURNING id;
-ALTER TABLE nodes_ref_102200 ALTER COLUMN id SET DEFAULT hilo_next('public.nodes_ref'::regclass);
+SELECT nodes_citus_runs($$ALTER TABLE nodes_ref_102200 ALTER COLUMN id SET DEFAULT hilo_next('public.nodes_ref'::regclass)$$);
 SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'nodes_ref_102200'::regclass;
 DROP TABLE nodes_ref;
 SELECT count(*) AS key_sequence_left FROM pg_class WHERE relname = 'nodes_ref_id_seq';
@@ -83,13 +86,20 @@ DROP TABLE nodes_ref_102200;
 CREATE TABLE nodes_u (id bigint PRIMARY KEY DEFAULT hilo_next('nodes_u'));
 SELECT hilo_create_key('nodes_u');
 SELECT 'nodes_u_' || (hashtext('nodes_u')::bigint & 4294967295) AS temp_name \gset
-CREATE TABLE :temp_name (id bigint PRIMARY KEY DEFAULT hilo_next('public.nodes_u'::regclass));
+SELECT nodes_citus_runs(format($$CREATE TABLE %I (id bigint PRIMARY KEY DEFAULT hilo_next('public.nodes_u'::regclass))$$, :'temp_name'));
 ALTER SEQUENCE nodes_u_id_seq OWNED BY :temp_name.id;
 DROP TABLE nodes_u CASCADE;
 ALTER TABLE :temp_name RENAME TO nodes_u;
 SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'nodes_u'::regclass;
 INSERT INTO nodes_u DEFAULT VALUES RETURNING id;
 DROP TABLE nodes_u;
+
+-- A table of the user's own named like a shard keeps its default as written.
+CREATE TABLE nodes_user_2024 (id bigint DEFAULT hilo_next('nodes_single'::regclass));
+ALTER TABLE nodes_user_2024 ALTER id SET DEFAULT hilo_next('public.nodes_single'::regclass);
+SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'nodes_user_2024'::regclass;
+DROP TABLE nodes_user_2024;
+DROP FUNCTION nodes_citus_runs(text);
 
 SET allow_system_table_mods = on;
 DROP TABLE pg_catalog.pg_dist_local_group;

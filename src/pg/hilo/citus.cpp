@@ -1,14 +1,12 @@
 /*
- * hilo/citus.cpp: Hi/Lo defaults on Citus.  Citus makes a shard as its
- * table's DDL renamed (DEFAULT hilo_next('public.t'::regclass) in CREATE
- * TABLE public.t_102008), sometimes before t exists on the node, and drops t
- * before its shards: on a Citus node, this ProcessUtility hook writes a
- * hilo_next() or hilo_next_text() default of a <name>_<digits> table naming
- * another table as hilo_next('public.t'::text::regclass), resolved at each
- * call and holding nothing.  A worker's copy of a bigint key's sequence has a
- * window of its own (MINVALUE (group << 48) + 1), and blocks never reach
- * below MINVALUE; a key that is not bigint is refused on Citus, which leaves
- * such a sequence exhausted.
+ * hilo/citus.cpp: Hi/Lo defaults on Citus.  Citus makes a shard as its table's DDL renamed
+ * (DEFAULT hilo_next('public.t'::regclass) in CREATE TABLE public.t_102008), sometimes before
+ * t exists on the node, and drops t before its shards: on a Citus node, this ProcessUtility
+ * hook writes a hilo_next() or hilo_next_text() default naming another table, of a
+ * <name>_<digits> table Citus makes (never a top-level statement), as
+ * hilo_next('public.t'::text::regclass), resolved at each call and holding nothing.  A
+ * worker's copy of a bigint key's sequence has a window of its own (MINVALUE (group << 48)
+ * + 1); a key that is not bigint is refused on Citus, which leaves such a sequence exhausted.
  */
 #include "pg/pg.hpp"
 
@@ -74,7 +72,8 @@ hilo_rewrite_default(Node *expr, const char *rel, const char *nsp)
 	fc->args = list_make1(tc);
 }
 
-/* DISCARD SEQUENCES; on a Citus node, a CREATE TABLE or ALTER TABLE of a name ending in _<digits>. */
+/* DISCARD SEQUENCES; on a Citus node, CREATE or ALTER TABLE of a <name>_<digits> table run from
+ * a function (worker_apply_shard_ddl_command() etc.): the user's own statements are never rewritten. */
 static void
 hilo_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTree,
 					 ProcessUtilityContext context, ParamListInfo params,
@@ -92,8 +91,8 @@ hilo_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyT
 	else if (IsA(stmt, AlterTableStmt) && ((AlterTableStmt *) stmt)->objtype == OBJECT_TABLE)
 		rel = ((AlterTableStmt *) stmt)->relation;
 	us = rel != nullptr ? strrchr(rel->relname, '_') : nullptr;
-	if (us != nullptr && isdigit((unsigned char) us[1]) && IsTransactionState() &&
-		idgen_citus_group(&group))
+	if (us != nullptr && isdigit((unsigned char) us[1]) && context != PROCESS_UTILITY_TOPLEVEL &&
+		IsTransactionState() && idgen_citus_group(&group))
 	{
 		bool		create = IsA(stmt, CreateStmt);
 		/* The shard's schema, as the statement resolves it now. */

@@ -187,7 +187,8 @@ hilo_draw(Oid relid, bool own, HiloStrategy strategy, int32 max_lo, HiloDrawn *o
 #endif
 		seq = try_relation_open(seqid, RowExclusiveLock);	/* as nextval() */
 		if (seq == nullptr && !own)
-			ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("sequence with OID %u does not exist", seqid)));
+			ereport(ERROR, (errcode(ERRCODE_UNDEFINED_TABLE), errmsg("sequence with OID %u does not exist", seqid),
+							errhint("It was dropped: name in the default the sequence the application draws from.")));
 		/* OWNED BY lives in pg_depend: read it again if an invalidation came since the key was found. */
 		if (seq == nullptr ||
 			(own && changes != hilo_key_changes &&
